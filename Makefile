@@ -1,0 +1,114 @@
+# autoswappiness: plain GNU make. `make run` and `make check` are the README's
+# two commands; both install missing build dependencies first (scripts/deps.sh).
+
+VERSION    := 0.1.0
+PREFIX     ?= /usr/local
+SBINDIR    ?= $(PREFIX)/sbin
+MANDIR     ?= $(PREFIX)/share/man
+SYSCONFDIR ?= /etc
+RUNSTATEDIR ?= /run
+UNITDIR    ?= $(shell pkg-config --variable=systemdsystemunitdir systemd 2>/dev/null || echo /lib/systemd/system)
+DESTDIR    ?=
+
+BUILD ?= build
+CC    ?= cc
+PKGS  := libproc2 inih libsystemd
+
+WARNINGS := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 -Wconversion -Werror
+CFLAGS   ?= -O2 -g
+CFLAGS   += -std=gnu11 $(WARNINGS) -Iinclude
+CPPFLAGS += -DVERSION='"$(VERSION)"' -DSYSCONFDIR='"$(SYSCONFDIR)"' -DRUNSTATEDIR='"$(RUNSTATEDIR)"'
+ifeq ($(SANITIZE),1)
+CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+LDFLAGS += -fsanitize=address,undefined
+BUILD   := build/sanitize
+endif
+
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS))
+CMOCKA_LIBS = $(shell pkg-config --libs cmocka)
+
+# Pure modules: no I/O, linked into the unit tests as they are.
+PURE_SRCS := src/parse.c src/policy.c src/regulator.c src/config.c
+IO_SRCS   := src/config_file.c src/sample.c src/knob.c src/journal.c src/daemon.c
+SRCS      := $(PURE_SRCS) $(IO_SRCS) src/main.c
+OBJS      := $(SRCS:src/%.c=$(BUILD)/%.o)
+BIN       := $(BUILD)/autoswappiness
+
+UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
+
+.PHONY: all deps run check check-unit check-integration check-man check-systemd check-vm \
+	check-sanitize check-valgrind install uninstall clean format
+
+all: $(BIN)
+
+deps:
+	@./scripts/deps.sh
+
+$(BUILD)/%.o: src/%.c $(wildcard include/*.h) | $(BUILD)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
+
+$(BIN): $(OBJS)
+	$(CC) $(LDFLAGS) -o $@ $(OBJS) $(PKG_LIBS)
+
+$(BUILD) $(BUILD)/tests:
+	mkdir -p $@
+
+# Each unit test links the pure modules plus config_file.c (the ini reader),
+# which tests/unit/test_config_file.c needs; the rest ignore it.
+$(BUILD)/tests/%: tests/unit/%.c $(PURE_SRCS) src/config_file.c $(wildcard include/*.h) | $(BUILD)/tests
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -o $@ $< $(PURE_SRCS) src/config_file.c $(LDFLAGS) $(CMOCKA_LIBS) $(PKG_LIBS)
+
+run: deps $(BIN)
+	$(BIN) --foreground -c conf/autoswappiness.conf $(ARGS)
+
+check-unit: $(UNIT_TESTS)
+	@set -e; for t in $(UNIT_TESTS); do echo "== $$t"; $$t; done
+
+check-integration: $(BIN)
+	BIN=$(BIN) tests/integration/run.sh
+
+check-man:
+	tests/man.sh
+
+check-systemd:
+	tests/unit-security.sh
+
+check-vm: $(BIN)
+	BUILD_DIR=$(BUILD) tests/vm/e2e.sh
+
+check-sanitize:
+	$(MAKE) SANITIZE=1 check-unit check-integration
+
+check-valgrind: $(UNIT_TESTS) $(BIN)
+	VALGRIND=1 BIN=$(BIN) tests/valgrind.sh $(UNIT_TESTS)
+
+# Everything that can run here; the VM test fails loudly without qemu.
+check: deps all check-unit check-integration check-man check-systemd check-sanitize check-valgrind check-vm
+
+install: $(BIN)
+	install -D -m 0755 $(BIN) $(DESTDIR)$(SBINDIR)/autoswappiness
+	install -D -m 0644 man/autoswappiness.8 $(DESTDIR)$(MANDIR)/man8/autoswappiness.8
+	install -D -m 0644 man/autoswappiness.conf.5 $(DESTDIR)$(MANDIR)/man5/autoswappiness.conf.5
+	install -d $(DESTDIR)$(UNITDIR)
+	sed -e 's|/usr/sbin/autoswappiness|$(SBINDIR)/autoswappiness|g' \
+	    -e 's|/etc/autoswappiness.conf|$(SYSCONFDIR)/autoswappiness.conf|g' \
+	    systemd/autoswappiness.service >$(DESTDIR)$(UNITDIR)/autoswappiness.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/autoswappiness.service
+	@# Never overwrite an administrator's configuration.
+	@if [ -e $(DESTDIR)$(SYSCONFDIR)/autoswappiness.conf ]; then \
+		echo "keeping existing $(DESTDIR)$(SYSCONFDIR)/autoswappiness.conf"; \
+	else \
+		install -D -m 0644 conf/autoswappiness.conf $(DESTDIR)$(SYSCONFDIR)/autoswappiness.conf; \
+	fi
+
+uninstall:
+	rm -f $(DESTDIR)$(SBINDIR)/autoswappiness $(DESTDIR)$(MANDIR)/man8/autoswappiness.8 \
+	      $(DESTDIR)$(MANDIR)/man5/autoswappiness.conf.5 $(DESTDIR)$(UNITDIR)/autoswappiness.service
+	@echo "left $(DESTDIR)$(SYSCONFDIR)/autoswappiness.conf in place"
+
+format:
+	clang-format -i src/*.c include/*.h tests/unit/*.c
+
+clean:
+	rm -rf build/autoswappiness build/*.o build/tests build/sanitize build/it

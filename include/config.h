@@ -1,0 +1,74 @@
+/* Configuration: defaults, one key at a time, and whole-struct validation. Pure. */
+#ifndef AUTOSWAPPINESS_CONFIG_H
+#define AUTOSWAPPINESS_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "policy.h"
+
+enum config_external {
+	CONFIG_EXTERNAL_YIELD,	  /* stop writing until the next reload */
+	CONFIG_EXTERNAL_OVERRIDE, /* log it and keep regulating */
+};
+
+/* Every key, so that loaders can remember where each was set. */
+enum config_key {
+	CONFIG_KEY_POLICY_NAME,
+	CONFIG_KEY_LIMITS_MIN,
+	CONFIG_KEY_LIMITS_MAX,
+	CONFIG_KEY_LIMITS_STEP,
+	CONFIG_KEY_LIMITS_SMOOTHING,
+	CONFIG_KEY_DAEMON_INTERVAL_MS,
+	CONFIG_KEY_DAEMON_DRY_RUN,
+	CONFIG_KEY_DAEMON_ON_EXTERNAL_CHANGE,
+	CONFIG_KEY_DAEMON_DEBUG,
+	CONFIG_KEY_COUNT,
+};
+
+/* Bounds of the numeric keys. */
+#define CONFIG_SWAPPINESS_MAX 200 /* the kernel's limit since 5.8 */
+#define CONFIG_SMOOTHING_MAX 99	  /* 100 would never move */
+#define CONFIG_INTERVAL_MS_MIN 100
+#define CONFIG_INTERVAL_MS_MAX 3600000 /* one hour */
+
+struct config {
+	enum policy_kind policy;
+	int min;
+	int max;
+	int step;
+	int smoothing_pct;
+	unsigned interval_ms;
+	bool dry_run;
+	enum config_external on_external_change;
+	bool debug;
+};
+
+/* Fills *ret with the defaults. */
+void config_defaults(struct config *ret);
+
+/*
+ * Sets one key from its text. On failure writes a message such as
+ * "key 'max': expected 0..200, got '300'" (without path or line) to err.
+ * Returns 0 and sets *ret_key, -ENOENT for an unknown section or key, -EINVAL
+ * for a bad value.
+ */
+int config_set(struct config *c, const char *section, const char *key, const char *value,
+	       enum config_key *ret_key, char *err, size_t errlen);
+
+/*
+ * Checks the keys against each other. On failure writes a message to err and
+ * sets *ret_key to the key to blame. Returns 0 or -EINVAL.
+ */
+int config_validate(const struct config *c, enum config_key *ret_key, char *err, size_t errlen);
+
+/* Returns true when name is one of the sections config_set knows. */
+bool config_section_known(const char *name);
+
+/* Returns "section.key" for a key, e.g. "limits.max". */
+const char *config_key_name(enum config_key key);
+
+/* Returns "yield" or "override". */
+const char *config_external_name(enum config_external e);
+
+#endif

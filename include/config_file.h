@@ -1,0 +1,20 @@
+/* Reading /etc/autoswappiness.conf with inih. */
+#ifndef AUTOSWAPPINESS_CONFIG_FILE_H
+#define AUTOSWAPPINESS_CONFIG_FILE_H
+
+#include "config.h"
+
+/* Receives each error as "path:line: message" (or "path: message"). */
+typedef void (*config_error_fn)(void *userdata, const char *message);
+
+/*
+ * Reads path into *ret, starting from the defaults; reports every error in the
+ * file, in one pass, through on_error. *ret is written only on success.
+ * Returns 0; 1 when optional is true and the file does not exist (*ret then
+ * holds the defaults); -ENOENT when a required file does not exist; another
+ * negative errno (-EINVAL for a bad file). Every failure is reported.
+ */
+int config_file_load(const char *path, bool optional, struct config *ret, config_error_fn on_error,
+		     void *userdata);
+
+#endif

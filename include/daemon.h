@@ -1,0 +1,31 @@
+/* The daemon: one poll, --once, and the sd-event main loop. */
+#ifndef AUTOSWAPPINESS_DAEMON_H
+#define AUTOSWAPPINESS_DAEMON_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "config.h"
+
+struct daemon_options {
+	const char *config_path;
+	bool config_optional;	 /* the default path: its absence means defaults */
+	const char *state_dir;	 /* where the original value is recorded */
+	bool dry_run;		 /* --dry-run: overrides the config */
+	bool verbose;		 /* -v: debug records */
+};
+
+/*
+ * Takes one sample, applies the policy and the limits (no smoothing: there is no
+ * history), writes the knob unless dry-run, and prints one line of key=value
+ * pairs to out. Returns 0 or a negative errno (after logging why).
+ */
+int daemon_once(const struct daemon_options *opt, const struct config *cfg, FILE *out);
+
+/*
+ * Runs until SIGTERM or SIGINT, then restores the original value.
+ * Returns 0 or a negative errno (after logging why).
+ */
+int daemon_run(const struct daemon_options *opt, const struct config *cfg);
+
+#endif

@@ -1,0 +1,50 @@
+/* Logging: structured records to journald, or plain lines to stderr. */
+#ifndef AUTOSWAPPINESS_JOURNAL_H
+#define AUTOSWAPPINESS_JOURNAL_H
+
+#include <stdbool.h>
+#include <syslog.h>
+
+#include "policy.h"
+
+/* One MESSAGE_ID per kind of event (journalctl MESSAGE_ID=...). */
+#define MSGID_START "3b8e4e1c5f0a4d7f9a3a2d7c41e0b6a1"
+#define MSGID_STOP "8c1f0e2b7d6a4a9e8f5b3c2d1e0f9a8b"
+#define MSGID_DECISION "5a0d6c3e9b7f4e21a8c4d2b1f0e9d8c7"
+#define MSGID_RELOAD "c2e7a9b41d8f4c6e9a0b5d3f2e1c7b6a"
+#define MSGID_RELOAD_FAILED "e9b3d1f7a2c84e5d9b6a0c4f3e2d1b8a"
+#define MSGID_EXTERNAL "7f2a4c6e8b0d4f1a9c3e5b7d2f4a6c8e"
+#define MSGID_ERROR "1d4f7a2c5e8b4b3d9e6a1c4f7b2e5d8a"
+#define MSGID_CONFIG "a6c9e2f5b8d14a7c9e3f6b2d5a8c1e4f"
+
+/* Where records go. */
+enum journal_target {
+	JOURNAL_AUTO,	/* journald when stderr is the journal stream, else stderr */
+	JOURNAL_STDERR, /* always stderr (--foreground) */
+};
+
+/* The fields of one decision record. */
+struct journal_decision {
+	const char *policy;
+	int swappiness;
+	int previous;
+	const struct policy_result *result;
+	const char *reason;
+};
+
+/* Chooses the target; with verbose, DEBUG records are kept and stderr lines carry
+ * the fields. */
+void journal_init(enum journal_target target, bool verbose);
+
+/* Changes verbosity after a reload. */
+void journal_set_verbose(bool verbose);
+
+/* Logs a record with MESSAGE and MESSAGE_ID (msgid may be NULL). */
+void journal_log(int priority, const char *msgid, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Logs a decision record: MESSAGE plus SWAPPINESS, PREVIOUS, POLICY, APP_CENTILE,
+ * SWAP_CENTILE, MAPPED_RATIO, DISTRESS, SWAP_TENDENCY, REASON. */
+void journal_decision(int priority, const char *msgid, const struct journal_decision *d, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+#endif

@@ -1,0 +1,41 @@
+/* The vm.swappiness sysctl, and the record of its original value under /run. */
+#ifndef AUTOSWAPPINESS_KNOB_H
+#define AUTOSWAPPINESS_KNOB_H
+
+struct knob {
+	int fd; /* kept open for reading */
+	const char *path;
+};
+
+/* Opens the knob for reading. Returns 0 or a negative errno. */
+int knob_open(struct knob *k, const char *path);
+
+/* Closes the knob. */
+void knob_close(struct knob *k);
+
+/* Reads the current value. Returns 0 and sets *ret_value, or a negative errno
+ * (-EINVAL when the file does not hold a number in 0..200). */
+int knob_read(struct knob *k, int *ret_value);
+
+/*
+ * Writes value with one write(2) at offset 0 and reads it back.
+ * Returns 0, a negative errno from open/write, or -EIO when the kernel kept a
+ * different value (*ret_readback then holds it, else -1).
+ */
+int knob_write(struct knob *k, int value, int *ret_readback);
+
+/* Returns the largest value this kernel accepts (100 or 200), from uname(2). */
+int knob_kernel_max(void);
+
+/*
+ * The record of the value from before the daemon first started, kept in
+ * dir/original so that a restart after a crash restores the right value.
+ * knob_record_load returns 0 and sets *ret_value, -ENOENT when there is no
+ * record, or another negative errno; knob_record_save writes it atomically and
+ * returns 0 or a negative errno; knob_record_remove returns 0 or a negative errno.
+ */
+int knob_record_load(const char *dir, int *ret_value);
+int knob_record_save(const char *dir, int value);
+int knob_record_remove(const char *dir);
+
+#endif

@@ -1,0 +1,62 @@
+/* Small parsers for kernel files and numbers: pure, no I/O, no allocation. */
+#ifndef AUTOSWAPPINESS_PARSE_H
+#define AUTOSWAPPINESS_PARSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Pressure stall information for one resource ("some" and "full" lines). */
+struct psi {
+	uint32_t some_avg10_centipct; /* avg10 in hundredths of a percent */
+	uint64_t some_total_us;
+	uint32_t full_avg10_centipct;
+	uint64_t full_total_us;
+	bool has_full; /* the "full" line is absent for CPU on old kernels */
+};
+
+/*
+ * Parses a decimal integer in [min, max] from a NUL-terminated string, allowing
+ * leading and trailing blanks (spaces, tabs, one trailing newline).
+ * Returns 0 and sets *ret_value, -EINVAL on garbage or trailing text, -ERANGE
+ * when outside [min, max] or not representable.
+ */
+int parse_long(const char *s, long min, long max, long *ret_value);
+
+/*
+ * Parses a boolean: yes/no, true/false, on/off, 1/0 (case-insensitive).
+ * Returns 0 and sets *ret_value, -EINVAL otherwise.
+ */
+int parse_bool(const char *s, bool *ret_value);
+
+/*
+ * Parses a PSI file (/proc/pressure/memory) held in buf[0..len).
+ * Returns 0 and fills *ret, -EINVAL when the "some" line is missing or malformed
+ * or a "full" line is malformed.
+ */
+int parse_psi(const char *buf, size_t len, struct psi *ret);
+
+/*
+ * Looks up "key value" lines (as in /proc/vmstat) in buf[0..len): for each of the
+ * n keys, matched at the start of a line followed by one space, stores the value
+ * in values[i] and sets bit i of the returned mask. Lines with other keys, or a
+ * malformed value for a wanted key, are skipped (the bit stays clear).
+ * Returns the mask of keys found (n must be at most 32).
+ */
+uint32_t parse_keyed_u64(const char *buf, size_t len, const char *const *keys, size_t n, uint64_t *values);
+
+/*
+ * Parses the leading "MAJOR.MINOR" of a kernel release string (uname -r).
+ * Returns 0 and sets *ret_major and *ret_minor, -EINVAL otherwise.
+ */
+int parse_kernel_release(const char *release, unsigned *ret_major, unsigned *ret_minor);
+
+/*
+ * The largest vm.swappiness a kernel of this version accepts: 200 since Linux 5.8
+ * (commit c843966c556d, "mm: allow swappiness that prefers reclaiming anon over
+ * the file workingset"), 100 before.
+ * Returns that limit.
+ */
+int parse_swappiness_limit(unsigned major, unsigned minor);
+
+#endif

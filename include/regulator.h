@@ -1,0 +1,48 @@
+/* The regulator: every value written passes through it. Pure. */
+#ifndef AUTOSWAPPINESS_REGULATOR_H
+#define AUTOSWAPPINESS_REGULATOR_H
+
+#include <stdbool.h>
+
+struct regulator_limits {
+	int min;
+	int max;
+	int step;	    /* smallest change worth a write */
+	int smoothing_pct;  /* weight of the previous smoothed value, 0..99 */
+	int kernel_max;	    /* what the running kernel accepts: 100 or 200 */
+};
+
+struct regulator {
+	bool has_history;
+	long smoothed_milli; /* smoothed target, in thousandths */
+};
+
+enum regulator_verdict {
+	REGULATOR_WRITE,
+	REGULATOR_UNCHANGED,  /* the knob already holds the value */
+	REGULATOR_BELOW_STEP, /* the change is smaller than step */
+};
+
+struct regulator_decision {
+	int value; /* within [min, min(max, kernel_max)] */
+	enum regulator_verdict verdict;
+	bool clamped; /* the target was outside the limits */
+};
+
+/* Forgets the smoothing history (after a reload or a yield). */
+void regulator_reset(struct regulator *r);
+
+/*
+ * Decides the next value from the policy's target and the knob's current value.
+ * A value at min or max is always reached, and a current value outside the
+ * limits is always corrected, whatever the step. Returns 0 and fills *ret,
+ * -EINVAL when the limits are inconsistent (min > max, step < 1, smoothing
+ * outside 0..99, kernel_max < 1).
+ */
+int regulator_next(struct regulator *r, const struct regulator_limits *lim, int target, int current,
+		   struct regulator_decision *ret);
+
+/* Returns a short name for a verdict ("write", "unchanged", "below-step"). */
+const char *regulator_verdict_name(enum regulator_verdict v);
+
+#endif

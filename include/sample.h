@@ -1,0 +1,66 @@
+/* One snapshot of the kernel's memory state. */
+#ifndef AUTOSWAPPINESS_SAMPLE_H
+#define AUTOSWAPPINESS_SAMPLE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "parse.h"
+
+struct sample {
+	uint64_t time_us; /* CLOCK_MONOTONIC when taken */
+
+	/* /proc/meminfo, in KiB */
+	uint64_t mem_total_kib;
+	uint64_t mem_free_kib;
+	uint64_t buffers_kib;
+	uint64_t cached_kib;
+	uint64_t shmem_kib;
+	uint64_t mapped_kib;
+	uint64_t swap_total_kib;
+	uint64_t swap_free_kib;
+
+	/* /proc/vmstat, cumulative page counts */
+	bool has_vmstat;
+	uint64_t pgscan_pages; /* kswapd + direct */
+	uint64_t pgsteal_pages;
+	uint64_t pswpin_pages;
+	uint64_t pswpout_pages;
+	bool has_refaults; /* workingset_refault_anon/_file: Linux 5.9+ */
+	uint64_t refault_anon_pages;
+	uint64_t refault_file_pages;
+
+	/* /proc/pressure/memory */
+	bool has_psi;
+	struct psi psi;
+};
+
+struct sampler;
+
+/* Which optional sources a sampler lost; the daemon logs each once. */
+enum sample_source {
+	SAMPLE_SOURCE_VMSTAT = 1 << 0,
+	SAMPLE_SOURCE_REFAULTS = 1 << 1,
+	SAMPLE_SOURCE_PSI = 1 << 2,
+};
+
+/*
+ * Opens the kernel's files (kept open: a poll opens nothing).
+ * Returns 0 and sets *ret, or a negative errno when /proc/meminfo cannot be read.
+ */
+int sampler_new(struct sampler **ret);
+
+/* Closes everything; NULL is fine. */
+void sampler_free(struct sampler *s);
+
+/*
+ * Takes one snapshot into *ret. Optional sources that fail leave their has_ flag
+ * false. Returns 0, or a negative errno when /proc/meminfo cannot be read or has
+ * no MemTotal (-ENODATA).
+ */
+int sampler_read(struct sampler *s, struct sample *ret);
+
+/* The SAMPLE_SOURCE_ bits missing in the last read, and the errno of each. */
+unsigned sampler_missing(const struct sampler *s, int *ret_vmstat_err, int *ret_refault_err, int *ret_psi_err);
+
+#endif

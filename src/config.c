@@ -1,0 +1,175 @@
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "parse.h"
+
+/* Defaults: ck is the faithful rule until the benchmarks pick another; max 100
+ * is the kernel's "equal cost" point (Documentation/admin-guide/sysctl/vm.rst);
+ * a step of 5 keeps the knob from being rewritten for noise; 1 s polls follow a
+ * pressure episode without costing anything measurable. */
+void
+config_defaults(struct config *ret)
+{
+	*ret = (struct config){
+		.policy = POLICY_CK,
+		.min = 0,
+		.max = 100,
+		.step = 5,
+		.smoothing_pct = 0,
+		.interval_ms = 1000,
+		.dry_run = false,
+		.on_external_change = CONFIG_EXTERNAL_YIELD,
+		.debug = false,
+	};
+}
+
+static const struct {
+	const char *section;
+	const char *key;
+	const char *full;
+} config_keys[CONFIG_KEY_COUNT] = {
+	[CONFIG_KEY_POLICY_NAME] = { "policy", "name", "policy.name" },
+	[CONFIG_KEY_LIMITS_MIN] = { "limits", "min", "limits.min" },
+	[CONFIG_KEY_LIMITS_MAX] = { "limits", "max", "limits.max" },
+	[CONFIG_KEY_LIMITS_STEP] = { "limits", "step", "limits.step" },
+	[CONFIG_KEY_LIMITS_SMOOTHING] = { "limits", "smoothing", "limits.smoothing" },
+	[CONFIG_KEY_DAEMON_INTERVAL_MS] = { "daemon", "interval_ms", "daemon.interval_ms" },
+	[CONFIG_KEY_DAEMON_DRY_RUN] = { "daemon", "dry_run", "daemon.dry_run" },
+	[CONFIG_KEY_DAEMON_ON_EXTERNAL_CHANGE] = { "daemon", "on_external_change", "daemon.on_external_change" },
+	[CONFIG_KEY_DAEMON_DEBUG] = { "daemon", "debug", "daemon.debug" },
+};
+
+const char *
+config_key_name(enum config_key key)
+{
+	if ((unsigned)key >= CONFIG_KEY_COUNT)
+		return "?";
+	return config_keys[key].full;
+}
+
+bool
+config_section_known(const char *name)
+{
+	for (unsigned i = 0; i < CONFIG_KEY_COUNT; i++)
+		if (strcmp(name, config_keys[i].section) == 0)
+			return true;
+	return false;
+}
+
+const char *
+config_external_name(enum config_external e)
+{
+	return e == CONFIG_EXTERNAL_OVERRIDE ? "override" : "yield";
+}
+
+static int
+set_int(int *dst, const char *key, const char *value, long min, long max, char *err, size_t errlen)
+{
+	long v;
+
+	if (parse_long(value, min, max, &v) < 0) {
+		snprintf(err, errlen, "key '%s': expected %ld..%ld, got '%s'", key, min, max, value);
+		return -EINVAL;
+	}
+	*dst = (int)v;
+	return 0;
+}
+
+static int
+set_bool(bool *dst, const char *key, const char *value, char *err, size_t errlen)
+{
+	if (parse_bool(value, dst) < 0) {
+		snprintf(err, errlen, "key '%s': expected yes or no, got '%s'", key, value);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int
+config_set(struct config *c, const char *section, const char *key, const char *value,
+	   enum config_key *ret_key, char *err, size_t errlen)
+{
+	enum config_key k = CONFIG_KEY_COUNT;
+	bool section_known = false;
+	int r = 0;
+
+	for (unsigned i = 0; i < CONFIG_KEY_COUNT; i++) {
+		if (strcmp(section, config_keys[i].section) != 0)
+			continue;
+		section_known = true;
+		if (strcmp(key, config_keys[i].key) == 0)
+			k = (enum config_key)i;
+	}
+	if (!section_known) {
+		snprintf(err, errlen, "unknown section '[%s]'", section);
+		return -ENOENT;
+	}
+	if (k == CONFIG_KEY_COUNT) {
+		snprintf(err, errlen, "unknown key '%s' in section '[%s]'", key, section);
+		return -ENOENT;
+	}
+
+	switch (k) {
+	case CONFIG_KEY_POLICY_NAME:
+		if (policy_from_name(value, &c->policy) < 0) {
+			snprintf(err, errlen, "key 'name': expected ck or tendency, got '%s'", value);
+			r = -EINVAL;
+		}
+		break;
+	case CONFIG_KEY_LIMITS_MIN:
+		r = set_int(&c->min, key, value, 0, CONFIG_SWAPPINESS_MAX, err, errlen);
+		break;
+	case CONFIG_KEY_LIMITS_MAX:
+		r = set_int(&c->max, key, value, 0, CONFIG_SWAPPINESS_MAX, err, errlen);
+		break;
+	case CONFIG_KEY_LIMITS_STEP:
+		r = set_int(&c->step, key, value, 1, CONFIG_SWAPPINESS_MAX, err, errlen);
+		break;
+	case CONFIG_KEY_LIMITS_SMOOTHING:
+		r = set_int(&c->smoothing_pct, key, value, 0, CONFIG_SMOOTHING_MAX, err, errlen);
+		break;
+	case CONFIG_KEY_DAEMON_INTERVAL_MS: {
+		int ms;
+
+		r = set_int(&ms, key, value, CONFIG_INTERVAL_MS_MIN, CONFIG_INTERVAL_MS_MAX, err, errlen);
+		if (r == 0)
+			c->interval_ms = (unsigned)ms;
+		break;
+	}
+	case CONFIG_KEY_DAEMON_DRY_RUN:
+		r = set_bool(&c->dry_run, key, value, err, errlen);
+		break;
+	case CONFIG_KEY_DAEMON_ON_EXTERNAL_CHANGE:
+		if (strcmp(value, "yield") == 0)
+			c->on_external_change = CONFIG_EXTERNAL_YIELD;
+		else if (strcmp(value, "override") == 0)
+			c->on_external_change = CONFIG_EXTERNAL_OVERRIDE;
+		else {
+			snprintf(err, errlen, "key 'on_external_change': expected yield or override, got '%s'", value);
+			r = -EINVAL;
+		}
+		break;
+	case CONFIG_KEY_DAEMON_DEBUG:
+		r = set_bool(&c->debug, key, value, err, errlen);
+		break;
+	case CONFIG_KEY_COUNT:
+		return -ENOENT;
+	}
+	if (r == 0)
+		*ret_key = k;
+	return r;
+}
+
+int
+config_validate(const struct config *c, enum config_key *ret_key, char *err, size_t errlen)
+{
+	if (c->min > c->max) {
+		snprintf(err, errlen, "key 'min': %d is greater than max %d", c->min, c->max);
+		*ret_key = CONFIG_KEY_LIMITS_MIN;
+		return -EINVAL;
+	}
+	return 0;
+}

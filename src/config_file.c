@@ -1,0 +1,165 @@
+#include "config_file.h"
+
+#include <errno.h>
+#include <ini.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+struct loader {
+	FILE *f;
+	const char *path;
+	unsigned line;		/* the line inih is working on */
+	unsigned errors;
+	unsigned key_line[CONFIG_KEY_COUNT];
+	struct config cfg;
+	config_error_fn on_error;
+	void *userdata;
+};
+
+static void __attribute__((format(printf, 3, 4)))
+report(struct loader *l, unsigned line, const char *fmt, ...)
+{
+	char msg[512], full[768];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (line > 0)
+		snprintf(full, sizeof(full), "%s:%u: %s", l->path, line, msg);
+	else
+		snprintf(full, sizeof(full), "%s: %s", l->path, msg);
+	l->errors++;
+	if (l->on_error)
+		l->on_error(l->userdata, full);
+}
+
+/* Checks what inih would reject, so that every bad line is reported (inih keeps
+ * only the first). Returns true when the line may go on to inih. */
+static bool
+check_line(struct loader *l, const char *s)
+{
+	if (*s == '\0' || *s == '\n' || *s == ';' || *s == '#')
+		return true;
+	if (*s == '[') {
+		const char *close = strchr(s, ']');
+		char name[64];
+		size_t n;
+
+		if (!close) {
+			report(l, l->line, "expected ']' to close the section name");
+			return false;
+		}
+		n = (size_t)(close - s - 1);
+		if (n >= sizeof(name)) {
+			report(l, l->line, "unknown section '%.*s'", (int)n, s + 1);
+			return false;
+		}
+		memcpy(name, s + 1, n);
+		name[n] = '\0';
+		if (!config_section_known(name))
+			report(l, l->line, "unknown section '[%s]'", name);
+		return true;
+	}
+	if (!strchr(s, '=') && !strchr(s, ':')) {
+		size_t n = strcspn(s, "\r\n");
+
+		report(l, l->line, "expected 'key = value', got '%.*s'", (int)(n > 60 ? 60 : n), s);
+		return false;
+	}
+	return true;
+}
+
+/* An fgets for inih that counts lines, reports overlong lines and syntax errors,
+ * and strips indentation (inih would take an indented line as the continuation
+ * of the previous value). */
+static char *
+reader(char *str, int num, void *stream)
+{
+	struct loader *l = stream;
+	char *s;
+
+	if (!fgets(str, num, l->f))
+		return NULL;
+	l->line++;
+	if (!strchr(str, '\n') && !feof(l->f)) {
+		int c;
+
+		report(l, l->line, "line longer than %d characters", num - 2);
+		while ((c = fgetc(l->f)) != EOF && c != '\n')
+			;
+		strcpy(str, "\n");
+		return str;
+	}
+	s = str + strspn(str, " \t");
+	if (s != str)
+		memmove(str, s, strlen(s) + 1);
+	if (!check_line(l, str))
+		strcpy(str, "\n");
+	return str;
+}
+
+static int
+handler(void *user, const char *section, const char *name, const char *value)
+{
+	struct loader *l = user;
+	enum config_key key;
+	char err[256];
+
+	if (section[0] == '\0') {
+		report(l, l->line, "key '%s' outside any section", name);
+		return 1;
+	}
+	if (!config_section_known(section))
+		return 1; /* reported once, at the section's line */
+	if (config_set(&l->cfg, section, name, value, &key, err, sizeof(err)) < 0) {
+		report(l, l->line, "%s", err);
+		return 1;
+	}
+	if (l->key_line[key] != 0)
+		report(l, l->line, "key '%s' set again (first set at line %u)", name, l->key_line[key]);
+	else
+		l->key_line[key] = l->line;
+	return 1;
+}
+
+int
+config_file_load(const char *path, bool optional, struct config *ret, config_error_fn on_error, void *userdata)
+{
+	struct loader l = { .path = path, .on_error = on_error, .userdata = userdata };
+	enum config_key key;
+	char err[256];
+	int r;
+
+	config_defaults(&l.cfg);
+	l.f = fopen(path, "re");
+	if (!l.f) {
+		r = -errno;
+		if (r == -ENOENT && optional) {
+			*ret = l.cfg;
+			return 1;
+		}
+		report(&l, 0, "%s", strerror(-r));
+		return r;
+	}
+	r = ini_parse_stream(reader, &l, handler, &l);
+	if (ferror(l.f)) {
+		report(&l, 0, "read error: %s", strerror(EIO));
+		fclose(l.f);
+		return -EIO;
+	}
+	fclose(l.f);
+	if (r < 0) {
+		report(&l, 0, "out of memory while parsing");
+		return -ENOMEM;
+	}
+	if (r > 0 && l.errors == 0)
+		report(&l, (unsigned)r, "syntax error");
+	if (config_validate(&l.cfg, &key, err, sizeof(err)) < 0)
+		report(&l, l.key_line[key], "%s", err);
+	if (l.errors > 0)
+		return -EINVAL;
+	*ret = l.cfg;
+	return 0;
+}

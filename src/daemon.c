@@ -1,0 +1,539 @@
+#include "daemon.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <systemd/sd-daemon.h>
+#include <systemd/sd-event.h>
+
+#include "config_file.h"
+#include "journal.h"
+#include "knob.h"
+#include "kpath.h"
+#include "policy.h"
+#include "regulator.h"
+#include "sample.h"
+
+/* After a failed write, wait this many polls, doubling up to the cap, before
+ * trying again: one failure is logged, not one per poll. */
+#define WRITE_BACKOFF_MAX_POLLS 64
+
+struct daemon {
+	struct daemon_options opt;
+	struct config cfg;
+	sd_event *event;
+	sd_event_source *timer;
+	struct sampler *sampler;
+	struct knob knob;
+	struct regulator reg;
+	struct sample prev, cur;
+	bool has_prev;
+	int kernel_max;
+	int original;	  /* what to restore on exit */
+	int expected;	  /* what the knob should hold: our last write, or what we found */
+	bool wrote;	  /* we changed the knob since start */
+	bool yielded;	  /* someone else set the knob: hands off until reload */
+	bool dry_run;
+	int dry_value;	  /* the value a dry run pretends to have written */
+	unsigned backoff_polls, backoff_left;
+	/* The last error of each kind, so that a repeated failure logs once. */
+	int sample_err, knob_read_err, write_err;
+	unsigned missing_logged;
+	char status[192];
+};
+
+static struct regulator_limits
+limits_of(const struct daemon *d)
+{
+	return (struct regulator_limits){
+		.min = d->cfg.min,
+		.max = d->cfg.max,
+		.step = d->cfg.step,
+		.smoothing_pct = d->cfg.smoothing_pct,
+		.kernel_max = d->kernel_max,
+	};
+}
+
+static void
+config_error_to_journal(void *userdata, const char *message)
+{
+	(void)userdata;
+	journal_log(LOG_ERR, MSGID_CONFIG, "%s", message);
+}
+
+static void
+set_status(struct daemon *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void
+set_status(struct daemon *d, const char *fmt, ...)
+{
+	char status[sizeof(d->status)];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(status, sizeof(status), fmt, ap);
+	va_end(ap);
+	if (strcmp(status, d->status) == 0)
+		return;
+	memcpy(d->status, status, sizeof(status));
+	(void)sd_notifyf(0, "STATUS=%s", d->status);
+}
+
+/* Logs each optional source that went missing (or came back) once. */
+static void
+log_missing_sources(struct daemon *d)
+{
+	int vm_err, rf_err, psi_err;
+	unsigned missing = sampler_missing(d->sampler, &vm_err, &rf_err, &psi_err);
+	unsigned changed = missing ^ d->missing_logged;
+
+	if (changed & SAMPLE_SOURCE_VMSTAT) {
+		if (missing & SAMPLE_SOURCE_VMSTAT)
+			journal_log(LOG_WARNING, MSGID_ERROR,
+				    "cannot read '%s' through libproc2: %s; reclaim efficiency is not used", KPATH_VMSTAT,
+				    strerror(vm_err));
+		else
+			journal_log(LOG_INFO, NULL, "'%s' readable again", KPATH_VMSTAT);
+	}
+	if (changed & SAMPLE_SOURCE_REFAULTS) {
+		if (missing & SAMPLE_SOURCE_REFAULTS)
+			journal_log(LOG_INFO, NULL, "no workingset_refault_anon/_file in '%s': %s", KPATH_VMSTAT,
+				    rf_err == ENOENT ? "not in this kernel (5.9+)" : strerror(rf_err));
+		else
+			journal_log(LOG_INFO, NULL, "workingset refault counters available in '%s'", KPATH_VMSTAT);
+	}
+	if (changed & SAMPLE_SOURCE_PSI) {
+		if (missing & SAMPLE_SOURCE_PSI)
+			journal_log(LOG_WARNING, MSGID_ERROR,
+				    "cannot read '%s': %s; distress uses reclaim efficiency only", KPATH_PSI_MEMORY,
+				    strerror(psi_err));
+		else
+			journal_log(LOG_INFO, NULL, "'%s' readable again", KPATH_PSI_MEMORY);
+	}
+	d->missing_logged = missing;
+}
+
+/* The knob's value as the regulator should see it. */
+static int
+current_value(const struct daemon *d, int knob_value)
+{
+	return d->dry_run ? d->dry_value : knob_value;
+}
+
+static void
+handle_write_error(struct daemon *d, int r, int value, int readback)
+{
+	if (r == -EINVAL && value > 100 && d->kernel_max > 100) {
+		/* The kernel said no to a value above 100: it predates 5.8. */
+		d->kernel_max = 100;
+		journal_log(LOG_WARNING, MSGID_ERROR, "'%s' refused %d: this kernel accepts 0..100, limiting to that",
+			    KPATH_SWAPPINESS, value);
+		return;
+	}
+	if (r != d->write_err) {
+		if (r == -EIO && readback >= 0)
+			journal_log(LOG_ERR, MSGID_ERROR, "wrote %d to '%s' but it holds %d", value, KPATH_SWAPPINESS,
+				    readback);
+		else
+			journal_log(LOG_ERR, MSGID_ERROR, "failed to write '%s': %s", KPATH_SWAPPINESS, strerror(-r));
+	}
+	d->write_err = r;
+	d->backoff_polls = d->backoff_polls == 0 ? 1 : d->backoff_polls * 2;
+	if (d->backoff_polls > WRITE_BACKOFF_MAX_POLLS)
+		d->backoff_polls = WRITE_BACKOFF_MAX_POLLS;
+	d->backoff_left = d->backoff_polls;
+	set_status(d, "cannot write %s: %s", KPATH_SWAPPINESS, strerror(-r));
+}
+
+/* Returns true when someone else changed the knob and we now keep our hands off. */
+static bool
+check_external_change(struct daemon *d, int knob_value)
+{
+	if (d->dry_run || knob_value == d->expected)
+		return false;
+	if (d->cfg.on_external_change == CONFIG_EXTERNAL_OVERRIDE) {
+		journal_log(LOG_NOTICE, MSGID_EXTERNAL, "%s changed from %d to %d by someone else; overriding",
+			    KPATH_SWAPPINESS, d->expected, knob_value);
+		d->expected = knob_value;
+		return false;
+	}
+	journal_log(LOG_NOTICE, MSGID_EXTERNAL,
+		    "%s changed from %d to %d by someone else; leaving it alone until reload", KPATH_SWAPPINESS,
+		    d->expected, knob_value);
+	d->yielded = true;
+	d->expected = knob_value;
+	set_status(d, "yielded: swappiness %d was set by someone else; reload to resume", knob_value);
+	return true;
+}
+
+static void
+poll_once(struct daemon *d)
+{
+	struct policy_result pr;
+	struct regulator_decision dec;
+	struct regulator_limits lim = limits_of(d);
+	int r, knob_value, current, readback;
+	const char *pname = policy_name(d->cfg.policy);
+
+	r = sampler_read(d->sampler, &d->cur);
+	if (r < 0) {
+		if (r != d->sample_err)
+			journal_log(LOG_ERR, MSGID_ERROR, "failed to read '%s': %s", KPATH_MEMINFO,
+				    r == -ENODATA ? "no MemTotal" : strerror(-r));
+		d->sample_err = r;
+		d->has_prev = false;
+		return;
+	}
+	if (d->sample_err)
+		journal_log(LOG_INFO, NULL, "'%s' readable again", KPATH_MEMINFO);
+	d->sample_err = 0;
+	log_missing_sources(d);
+
+	r = knob_read(&d->knob, &knob_value);
+	if (r < 0) {
+		if (r != d->knob_read_err)
+			journal_log(LOG_ERR, MSGID_ERROR, "failed to read '%s': %s", KPATH_SWAPPINESS, strerror(-r));
+		d->knob_read_err = r;
+		goto done;
+	}
+	d->knob_read_err = 0;
+	if (d->yielded || check_external_change(d, knob_value))
+		goto done;
+
+	r = policy_evaluate(d->cfg.policy, d->has_prev ? &d->prev : NULL, &d->cur, &pr);
+	if (r < 0)
+		goto done;
+	current = current_value(d, knob_value);
+	r = regulator_next(&d->reg, &lim, pr.target, current, &dec);
+	if (r < 0)
+		goto done;
+
+	struct journal_decision jd = {
+		.policy = pname, .swappiness = dec.value, .previous = current, .result = &pr, .reason = pr.reason
+	};
+	if (dec.verdict != REGULATOR_WRITE) {
+		journal_decision(LOG_DEBUG, MSGID_DECISION, &jd, "swappiness stays %d (%s: %s; %s)", current, pname,
+				 pr.reason, regulator_verdict_name(dec.verdict));
+		goto done;
+	}
+	if (d->dry_run) {
+		journal_decision(LOG_NOTICE, MSGID_DECISION, &jd, "dry run: would set swappiness %d -> %d (%s: %s%s)",
+				 current, dec.value, pname, pr.reason, dec.clamped ? ", clamped" : "");
+		d->dry_value = dec.value;
+		set_status(d, "dry run: swappiness would be %d (%s: %s)", dec.value, pname, pr.reason);
+		goto done;
+	}
+	if (d->backoff_left > 0) {
+		d->backoff_left--;
+		goto done;
+	}
+	r = knob_write(&d->knob, dec.value, &readback);
+	if (r < 0) {
+		handle_write_error(d, r, dec.value, readback);
+		goto done;
+	}
+	if (d->write_err)
+		journal_log(LOG_INFO, NULL, "'%s' writable again", KPATH_SWAPPINESS);
+	d->write_err = 0;
+	d->backoff_polls = 0;
+	d->expected = dec.value;
+	d->wrote = true;
+	journal_decision(LOG_NOTICE, MSGID_DECISION, &jd, "swappiness %d -> %d (%s: %s%s)", current, dec.value, pname,
+			 pr.reason, dec.clamped ? ", clamped" : "");
+	set_status(d, "swappiness %d (%s: %s)", dec.value, pname, pr.reason);
+done:
+	d->prev = d->cur;
+	d->has_prev = true;
+}
+
+static int
+on_timer(sd_event_source *s, uint64_t usec, void *userdata)
+{
+	struct daemon *d = userdata;
+	int r;
+
+	(void)usec;
+	poll_once(d);
+	r = sd_event_source_set_time_relative(s, (uint64_t)d->cfg.interval_ms * 1000u);
+	if (r >= 0)
+		r = sd_event_source_set_enabled(s, SD_EVENT_ONESHOT);
+	if (r < 0) {
+		journal_log(LOG_ERR, MSGID_ERROR, "failed to re-arm the poll timer: %s", strerror(-r));
+		return sd_event_exit(sd_event_source_get_event(s), r);
+	}
+	return 0;
+}
+
+static void
+apply_config(struct daemon *d, const struct config *cfg)
+{
+	d->cfg = *cfg;
+	d->dry_run = d->opt.dry_run || cfg->dry_run;
+	journal_set_verbose(d->opt.verbose || cfg->debug);
+	regulator_reset(&d->reg);
+}
+
+static int
+on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
+{
+	struct daemon *d = userdata;
+	struct config cfg;
+	int r, knob_value;
+
+	(void)s;
+	(void)si;
+	(void)sd_notify(0, "RELOADING=1");
+	r = config_file_load(d->opt.config_path, d->opt.config_optional, &cfg, config_error_to_journal, NULL);
+	if (r < 0) {
+		journal_log(LOG_ERR, MSGID_RELOAD_FAILED, "reload of '%s' failed; keeping the running configuration",
+			    d->opt.config_path);
+		(void)sd_notify(0, "READY=1");
+		return 0;
+	}
+	apply_config(d, &cfg);
+	if (d->yielded && knob_read(&d->knob, &knob_value) == 0) {
+		/* Resuming after an admin's change: their value is what we restore. */
+		d->yielded = false;
+		d->expected = knob_value;
+		d->original = knob_value;
+		if (!d->dry_run && knob_record_save(d->opt.state_dir, knob_value) < 0)
+			journal_log(LOG_WARNING, MSGID_ERROR, "failed to record the original value under '%s'",
+				    d->opt.state_dir);
+	}
+	journal_log(LOG_NOTICE, MSGID_RELOAD, "reloaded '%s': policy %s, limits %d..%d, step %d, interval %u ms%s",
+		    d->opt.config_path, policy_name(d->cfg.policy), d->cfg.min, d->cfg.max, d->cfg.step,
+		    d->cfg.interval_ms, d->dry_run ? ", dry run" : "");
+	/* Apply the new configuration now rather than at the next tick. */
+	r = sd_event_source_set_time_relative(d->timer, 0);
+	if (r >= 0)
+		r = sd_event_source_set_enabled(d->timer, SD_EVENT_ONESHOT);
+	if (r < 0)
+		journal_log(LOG_ERR, MSGID_ERROR, "failed to re-arm the poll timer: %s", strerror(-r));
+	(void)sd_notify(0, "READY=1");
+	return 0;
+}
+
+static int
+on_exit_signal(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
+{
+	(void)userdata;
+	journal_log(LOG_INFO, NULL, "received %s, stopping", strsignal((int)si->ssi_signo));
+	return sd_event_exit(sd_event_source_get_event(s), 0);
+}
+
+/* Keeps the daemon resident while the machine swaps: a regulator that is itself
+ * swapped out decides nothing. MCL_ONFAULT (4.4+) locks pages as they are
+ * touched instead of the whole address space up front. */
+static void
+lock_memory(void)
+{
+	if (mlockall(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT) == 0)
+		return;
+	if (errno == EINVAL && mlockall(MCL_CURRENT | MCL_FUTURE) == 0)
+		return;
+	journal_log(LOG_WARNING, MSGID_ERROR, "mlockall failed: %s; the daemon may be swapped out under pressure",
+		    strerror(errno));
+}
+
+/* Decides what to restore on exit: a record left by an instance that did not
+ * exit cleanly wins over what the knob holds now (possibly that instance's own
+ * last write). Returns 0 or a negative errno. */
+static int
+find_original(struct daemon *d, int knob_value)
+{
+	int r, recorded;
+
+	r = knob_record_load(d->opt.state_dir, &recorded);
+	if (r == 0) {
+		d->original = recorded;
+		journal_log(LOG_NOTICE, NULL,
+			    "found '%s/original' = %d from an instance that did not exit cleanly; will restore that",
+			    d->opt.state_dir, recorded);
+		return 0;
+	}
+	if (r != -ENOENT)
+		journal_log(LOG_WARNING, MSGID_ERROR, "ignoring '%s/original': %s", d->opt.state_dir, strerror(-r));
+	d->original = knob_value;
+	if (d->dry_run)
+		return 0;
+	r = knob_record_save(d->opt.state_dir, knob_value);
+	if (r < 0)
+		journal_log(LOG_WARNING, MSGID_ERROR,
+			    "failed to record the original value in '%s/original': %s; a crash would lose it",
+			    d->opt.state_dir, strerror(-r));
+	return 0;
+}
+
+static void
+restore_original(struct daemon *d)
+{
+	int r, knob_value, readback;
+
+	if (d->dry_run)
+		return;
+	if (d->yielded) {
+		journal_log(LOG_NOTICE, NULL, "leaving swappiness at %d as set by someone else", d->expected);
+	} else if (knob_read(&d->knob, &knob_value) == 0 && knob_value == d->original) {
+		journal_log(LOG_INFO, NULL, "swappiness is already the original %d", d->original);
+	} else {
+		r = knob_write(&d->knob, d->original, &readback);
+		if (r < 0) {
+			journal_log(LOG_ERR, MSGID_ERROR, "failed to restore '%s' to %d: %s", KPATH_SWAPPINESS,
+				    d->original, strerror(-r));
+			return; /* keep the record: the next start restores it */
+		}
+		journal_log(LOG_NOTICE, MSGID_DECISION, "restored swappiness %d", d->original);
+	}
+	r = knob_record_remove(d->opt.state_dir);
+	if (r < 0)
+		journal_log(LOG_WARNING, MSGID_ERROR, "failed to remove '%s/original': %s", d->opt.state_dir,
+			    strerror(-r));
+}
+
+static int
+setup_loop(struct daemon *d)
+{
+	sigset_t mask;
+	int r;
+
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGHUP);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGINT);
+	if (sigprocmask(SIG_BLOCK, &mask, NULL) < 0)
+		return -errno;
+	r = sd_event_default(&d->event);
+	if (r < 0)
+		return r;
+	r = sd_event_add_signal(d->event, NULL, SIGHUP, on_sighup, d);
+	if (r >= 0)
+		r = sd_event_add_signal(d->event, NULL, SIGTERM, on_exit_signal, d);
+	if (r >= 0)
+		r = sd_event_add_signal(d->event, NULL, SIGINT, on_exit_signal, d);
+	if (r >= 0)
+		r = sd_event_add_time_relative(d->event, &d->timer, CLOCK_MONOTONIC, 0, 0, on_timer, d);
+	if (r >= 0)
+		r = sd_event_set_watchdog(d->event, true);
+	return r < 0 ? r : 0;
+}
+
+static int
+start(struct daemon *d, const struct daemon_options *opt, const struct config *cfg)
+{
+	int r;
+
+	d->opt = *opt;
+	d->knob.fd = -1;
+	apply_config(d, cfg);
+	d->kernel_max = knob_kernel_max();
+	if (d->cfg.max > d->kernel_max)
+		journal_log(LOG_WARNING, NULL, "limits.max %d is above what this kernel accepts; using %d", d->cfg.max,
+			    d->kernel_max);
+	r = sampler_new(&d->sampler);
+	if (r < 0) {
+		journal_log(LOG_ERR, MSGID_ERROR, "failed to read '%s': %s", KPATH_MEMINFO, strerror(-r));
+		return r;
+	}
+	r = knob_open(&d->knob, KPATH_SWAPPINESS);
+	if (r >= 0)
+		r = knob_read(&d->knob, &d->expected);
+	if (r < 0) {
+		journal_log(LOG_ERR, MSGID_ERROR, "failed to read '%s': %s", KPATH_SWAPPINESS, strerror(-r));
+		return r;
+	}
+	d->dry_value = d->expected;
+	return 0;
+}
+
+static void
+finish(struct daemon *d)
+{
+	knob_close(&d->knob);
+	sampler_free(d->sampler);
+	sd_event_source_unref(d->timer);
+	sd_event_unref(d->event);
+}
+
+int
+daemon_once(const struct daemon_options *opt, const struct config *cfg, FILE *out)
+{
+	struct daemon d = { 0 };
+	struct policy_result pr;
+	struct regulator_decision dec;
+	struct regulator_limits lim;
+	int r, readback;
+	bool written = false;
+
+	r = start(&d, opt, cfg);
+	if (r < 0)
+		goto out;
+	r = sampler_read(d.sampler, &d.cur);
+	if (r < 0) {
+		journal_log(LOG_ERR, MSGID_ERROR, "failed to read '%s': %s", KPATH_MEMINFO,
+			    r == -ENODATA ? "no MemTotal" : strerror(-r));
+		goto out;
+	}
+	lim = limits_of(&d);
+	r = policy_evaluate(d.cfg.policy, NULL, &d.cur, &pr);
+	if (r >= 0)
+		r = regulator_next(&d.reg, &lim, pr.target, d.expected, &dec);
+	if (r < 0)
+		goto out;
+	if (dec.verdict == REGULATOR_WRITE && !d.dry_run) {
+		r = knob_write(&d.knob, dec.value, &readback);
+		if (r < 0) {
+			journal_log(LOG_ERR, MSGID_ERROR, "failed to write '%s': %s", KPATH_SWAPPINESS, strerror(-r));
+			goto out;
+		}
+		written = true;
+	}
+	fprintf(out,
+		"policy=%s swappiness=%d previous=%d app_centile=%d swap_centile=%d mapped_ratio=%d distress=%d "
+		"swap_tendency=%d target=%d verdict=%s dry_run=%s written=%s\n",
+		policy_name(d.cfg.policy), dec.value, d.expected, pr.app_centile, pr.swap_centile, pr.mapped_ratio,
+		pr.distress, pr.swap_tendency, pr.target, regulator_verdict_name(dec.verdict),
+		d.dry_run ? "yes" : "no", written ? "yes" : "no");
+	if (fflush(out) != 0)
+		r = -errno;
+out:
+	finish(&d);
+	return r;
+}
+
+int
+daemon_run(const struct daemon_options *opt, const struct config *cfg)
+{
+	struct daemon d = { 0 };
+	int r;
+
+	r = start(&d, opt, cfg);
+	if (r < 0)
+		goto out;
+	lock_memory();
+	r = find_original(&d, d.expected);
+	if (r < 0)
+		goto out;
+	r = setup_loop(&d);
+	if (r < 0) {
+		journal_log(LOG_ERR, MSGID_ERROR, "failed to set up the event loop: %s", strerror(-r));
+		goto out;
+	}
+	journal_log(LOG_INFO, MSGID_START, "started: policy %s, limits %d..%d, step %d, interval %u ms, original %d%s",
+		    policy_name(d.cfg.policy), d.cfg.min, d.cfg.max, d.cfg.step, d.cfg.interval_ms, d.original,
+		    d.dry_run ? ", dry run" : "");
+	set_status(&d, "started; swappiness %d", d.expected);
+	(void)sd_notify(0, "READY=1");
+	r = sd_event_loop(d.event);
+	(void)sd_notify(0, "STOPPING=1");
+	if (r < 0)
+		journal_log(LOG_ERR, MSGID_ERROR, "event loop failed: %s", strerror(-r));
+	restore_original(&d);
+	journal_log(LOG_INFO, MSGID_STOP, "stopped");
+out:
+	finish(&d);
+	return r < 0 ? r : 0;
+}

@@ -1,0 +1,162 @@
+#include "knob.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "parse.h"
+
+int
+knob_open(struct knob *k, const char *path)
+{
+	k->path = path;
+	k->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (k->fd < 0)
+		return -errno;
+	return 0;
+}
+
+void
+knob_close(struct knob *k)
+{
+	if (k->fd >= 0)
+		close(k->fd);
+	k->fd = -1;
+}
+
+static int
+read_int_fd(int fd, long min, long max, long *ret)
+{
+	char buf[32];
+	ssize_t n;
+
+	n = pread(fd, buf, sizeof(buf) - 1, 0);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	return parse_long(buf, min, max, ret) < 0 ? -EINVAL : 0;
+}
+
+int
+knob_read(struct knob *k, int *ret_value)
+{
+	long v;
+	int r;
+
+	r = read_int_fd(k->fd, 0, CONFIG_SWAPPINESS_MAX, &v);
+	if (r < 0)
+		return r;
+	*ret_value = (int)v;
+	return 0;
+}
+
+int
+knob_write(struct knob *k, int value, int *ret_readback)
+{
+	char buf[16];
+	int fd, len, r, back;
+	ssize_t n;
+
+	*ret_readback = -1;
+	len = snprintf(buf, sizeof(buf), "%d\n", value);
+	/* O_TRUNC matters only for the regular files tests stand in its place. */
+	fd = open(k->path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, buf, (size_t)len);
+	r = n < 0 ? -errno : n != len ? -EIO : 0;
+	if (close(fd) < 0 && r == 0)
+		r = -errno;
+	if (r < 0)
+		return r;
+	r = knob_read(k, &back);
+	if (r < 0)
+		return r;
+	*ret_readback = back;
+	return back == value ? 0 : -EIO;
+}
+
+int
+knob_kernel_max(void)
+{
+	struct utsname u;
+	unsigned major, minor;
+
+	/* If we cannot tell, assume the old limit: a smaller range is always safe. */
+	if (uname(&u) < 0 || parse_kernel_release(u.release, &major, &minor) < 0)
+		return 100;
+	return parse_swappiness_limit(major, minor);
+}
+
+static void
+record_path(char *buf, size_t len, const char *dir, const char *name)
+{
+	snprintf(buf, len, "%s/%s", dir, name);
+}
+
+int
+knob_record_load(const char *dir, int *ret_value)
+{
+	char path[PATH_MAX];
+	long v;
+	int fd, r;
+
+	record_path(path, sizeof(path), dir, "original");
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	r = read_int_fd(fd, 0, CONFIG_SWAPPINESS_MAX, &v);
+	close(fd);
+	if (r < 0)
+		return r;
+	*ret_value = (int)v;
+	return 0;
+}
+
+int
+knob_record_save(const char *dir, int value)
+{
+	char path[PATH_MAX], tmp[PATH_MAX], buf[16];
+	int fd, len, r = 0;
+	ssize_t n;
+
+	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+		return -errno;
+	record_path(path, sizeof(path), dir, "original");
+	record_path(tmp, sizeof(tmp), dir, ".original.tmp");
+	len = snprintf(buf, sizeof(buf), "%d\n", value);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, buf, (size_t)len);
+	if (n < 0)
+		r = -errno;
+	else if (n != len)
+		r = -EIO;
+	if (r == 0 && fsync(fd) < 0)
+		r = -errno;
+	if (close(fd) < 0 && r == 0)
+		r = -errno;
+	if (r == 0 && rename(tmp, path) < 0)
+		r = -errno;
+	if (r < 0)
+		unlink(tmp);
+	return r;
+}
+
+int
+knob_record_remove(const char *dir)
+{
+	char path[PATH_MAX];
+
+	record_path(path, sizeof(path), dir, "original");
+	if (unlink(path) < 0 && errno != ENOENT)
+		return -errno;
+	return 0;
+}

@@ -1,0 +1,220 @@
+#include "parse.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static const char *
+skip_blanks(const char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return s;
+}
+
+int
+parse_long(const char *s, long min, long max, long *ret_value)
+{
+	char *end;
+	long v;
+
+	s = skip_blanks(s);
+	/* strtol would take a sign and leading spaces; we want plain digits, with an
+	 * optional minus so that "-1" is reported as out of range, not garbage. */
+	if (!isdigit((unsigned char)*s) && !(*s == '-' && isdigit((unsigned char)s[1])))
+		return -EINVAL;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno == ERANGE)
+		return -ERANGE;
+	end = (char *)skip_blanks(end);
+	if (*end == '\n')
+		end++;
+	if (*end != '\0')
+		return -EINVAL;
+	if (v < min || v > max)
+		return -ERANGE;
+	*ret_value = v;
+	return 0;
+}
+
+int
+parse_bool(const char *s, bool *ret_value)
+{
+	static const char *const yes[] = { "yes", "true", "on", "1" };
+	static const char *const no[] = { "no", "false", "off", "0" };
+
+	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
+		if (strcasecmp(s, yes[i]) == 0) {
+			*ret_value = true;
+			return 0;
+		}
+		if (strcasecmp(s, no[i]) == 0) {
+			*ret_value = false;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+/* Parses an unsigned decimal at *p, advancing *p. Returns 0 or -EINVAL/-ERANGE. */
+static int
+take_u64(const char **p, const char *end, uint64_t *ret)
+{
+	uint64_t v = 0;
+	const char *s = *p;
+
+	if (s >= end || !isdigit((unsigned char)*s))
+		return -EINVAL;
+	for (; s < end && isdigit((unsigned char)*s); s++) {
+		unsigned d = (unsigned)(*s - '0');
+
+		if (v > (UINT64_MAX - d) / 10)
+			return -ERANGE;
+		v = v * 10 + d;
+	}
+	*p = s;
+	*ret = v;
+	return 0;
+}
+
+/* Parses "NN.DD" (a PSI percentage, 0.00..100.00) into hundredths. */
+static int
+take_centipct(const char **p, const char *end, uint32_t *ret)
+{
+	uint64_t whole, frac;
+	const char *s = *p, *frac_start;
+
+	if (take_u64(&s, end, &whole) < 0 || whole > 100)
+		return -EINVAL;
+	if (s >= end || *s != '.')
+		return -EINVAL;
+	s++;
+	frac_start = s;
+	if (take_u64(&s, end, &frac) < 0 || s - frac_start != 2)
+		return -EINVAL;
+	if (whole * 100 + frac > 10000)
+		return -EINVAL;
+	*p = s;
+	*ret = (uint32_t)(whole * 100 + frac);
+	return 0;
+}
+
+static int
+take_literal(const char **p, const char *end, const char *lit)
+{
+	size_t n = strlen(lit);
+
+	if ((size_t)(end - *p) < n || memcmp(*p, lit, n) != 0)
+		return -EINVAL;
+	*p += n;
+	return 0;
+}
+
+/* One PSI line after its "some"/"full" word:
+ * " avg10=0.00 avg60=0.00 avg300=0.00 total=0" */
+static int
+parse_psi_line(const char *s, const char *end, uint32_t *ret_avg10, uint64_t *ret_total)
+{
+	uint32_t avg10, avg60, avg300;
+	uint64_t total;
+
+	if (take_literal(&s, end, " avg10=") < 0 || take_centipct(&s, end, &avg10) < 0 ||
+	    take_literal(&s, end, " avg60=") < 0 || take_centipct(&s, end, &avg60) < 0 ||
+	    take_literal(&s, end, " avg300=") < 0 || take_centipct(&s, end, &avg300) < 0 ||
+	    take_literal(&s, end, " total=") < 0 || take_u64(&s, end, &total) < 0)
+		return -EINVAL;
+	if (s != end)
+		return -EINVAL;
+	*ret_avg10 = avg10;
+	*ret_total = total;
+	return 0;
+}
+
+int
+parse_psi(const char *buf, size_t len, struct psi *ret)
+{
+	struct psi psi = { 0 };
+	bool has_some = false;
+	const char *p = buf, *end = buf + len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *eol = nl ? nl : end;
+
+		if (eol - p >= 4 && memcmp(p, "some", 4) == 0) {
+			if (has_some || parse_psi_line(p + 4, eol, &psi.some_avg10_centipct, &psi.some_total_us) < 0)
+				return -EINVAL;
+			has_some = true;
+		} else if (eol - p >= 4 && memcmp(p, "full", 4) == 0) {
+			if (psi.has_full || parse_psi_line(p + 4, eol, &psi.full_avg10_centipct, &psi.full_total_us) < 0)
+				return -EINVAL;
+			psi.has_full = true;
+		} else if (eol != p) {
+			return -EINVAL;
+		}
+		p = nl ? nl + 1 : end;
+	}
+	if (!has_some)
+		return -EINVAL;
+	*ret = psi;
+	return 0;
+}
+
+uint32_t
+parse_keyed_u64(const char *buf, size_t len, const char *const *keys, size_t n, uint64_t *values)
+{
+	uint32_t found = 0;
+	const char *p = buf, *end = buf + len;
+
+	if (n > 32)
+		n = 32;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *eol = nl ? nl : end;
+
+		for (size_t i = 0; i < n; i++) {
+			size_t klen = strlen(keys[i]);
+			const char *v = p + klen + 1;
+			uint64_t value;
+
+			if ((size_t)(eol - p) <= klen + 1 || memcmp(p, keys[i], klen) != 0 || p[klen] != ' ')
+				continue;
+			if (take_u64(&v, eol, &value) == 0 && v == eol) {
+				values[i] = value;
+				found |= UINT32_C(1) << i;
+			}
+			break;
+		}
+		p = nl ? nl + 1 : end;
+	}
+	return found;
+}
+
+int
+parse_kernel_release(const char *release, unsigned *ret_major, unsigned *ret_minor)
+{
+	const char *p = release, *end = release + strlen(release);
+	uint64_t major, minor;
+
+	if (take_u64(&p, end, &major) < 0 || p >= end || *p != '.')
+		return -EINVAL;
+	p++;
+	if (take_u64(&p, end, &minor) < 0)
+		return -EINVAL;
+	if (major > 1000 || minor > 1000)
+		return -EINVAL;
+	*ret_major = (unsigned)major;
+	*ret_minor = (unsigned)minor;
+	return 0;
+}
+
+int
+parse_swappiness_limit(unsigned major, unsigned minor)
+{
+	if (major > 5 || (major == 5 && minor >= 8))
+		return 200;
+	return 100;
+}

@@ -1,0 +1,69 @@
+#include "regulator.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+void
+regulator_reset(struct regulator *r)
+{
+	r->has_history = false;
+	r->smoothed_milli = 0;
+}
+
+static int
+clamp_int(int v, int lo, int hi)
+{
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+int
+regulator_next(struct regulator *r, const struct regulator_limits *lim, int target, int current,
+	       struct regulator_decision *ret)
+{
+	struct regulator_decision d = { 0 };
+	int hi, lo, t;
+	long value;
+
+	if (lim->min < 0 || lim->min > lim->max || lim->step < 1 || lim->smoothing_pct < 0 ||
+	    lim->smoothing_pct > 99 || lim->kernel_max < 1)
+		return -EINVAL;
+	hi = lim->max < lim->kernel_max ? lim->max : lim->kernel_max;
+	lo = lim->min < hi ? lim->min : hi;
+	t = clamp_int(target, lo, hi);
+	d.clamped = t != target;
+
+	/* Exponential smoothing in thousandths, so that a heavy weight still moves
+	 * (in whole units, 90% of 20 plus 10% of 22 rounds back to 20 forever). */
+	if (!r->has_history) {
+		r->smoothed_milli = (long)t * 1000;
+		r->has_history = true;
+	} else {
+		r->smoothed_milli = (r->smoothed_milli * lim->smoothing_pct +
+				     (long)t * 1000 * (100 - lim->smoothing_pct)) / 100;
+	}
+	value = (r->smoothed_milli + 500) / 1000;
+	d.value = clamp_int((int)value, lo, hi);
+
+	if (current == d.value)
+		d.verdict = REGULATOR_UNCHANGED;
+	else if (current < lo || current > hi || d.value == lo || d.value == hi || abs(d.value - current) >= lim->step)
+		d.verdict = REGULATOR_WRITE;
+	else
+		d.verdict = REGULATOR_BELOW_STEP;
+	*ret = d;
+	return 0;
+}
+
+const char *
+regulator_verdict_name(enum regulator_verdict v)
+{
+	switch (v) {
+	case REGULATOR_WRITE:
+		return "write";
+	case REGULATOR_UNCHANGED:
+		return "unchanged";
+	case REGULATOR_BELOW_STEP:
+		return "below-step";
+	}
+	return "?";
+}

@@ -1,0 +1,214 @@
+#include "sample.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libproc2/meminfo.h>
+#include <libproc2/vmstat.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kpath.h"
+
+/* /proc/vmstat is about 5 KiB on 6.x kernels; the refault counters we parse sit
+ * in its first half. */
+#define VMSTAT_BUF_BYTES 16384
+#define PSI_BUF_BYTES 256
+
+static enum meminfo_item meminfo_items[] = {
+	MEMINFO_MEM_TOTAL, MEMINFO_MEM_FREE,   MEMINFO_MEM_BUFFERS, MEMINFO_MEM_CACHED,
+	MEMINFO_MEM_SHARED, MEMINFO_MEM_MAPPED, MEMINFO_SWAP_TOTAL,  MEMINFO_SWAP_FREE,
+};
+enum { MI_TOTAL, MI_FREE, MI_BUFFERS, MI_CACHED, MI_SHMEM, MI_MAPPED, MI_SWAP_TOTAL, MI_SWAP_FREE };
+
+static enum vmstat_item vmstat_items[] = {
+	VMSTAT_PGSCAN_KSWAPD, VMSTAT_PGSCAN_DIRECT, VMSTAT_PGSTEAL_KSWAPD,
+	VMSTAT_PGSTEAL_DIRECT, VMSTAT_PSWPIN,	     VMSTAT_PSWPOUT,
+};
+enum { VM_SCAN_KSWAPD, VM_SCAN_DIRECT, VM_STEAL_KSWAPD, VM_STEAL_DIRECT, VM_PSWPIN, VM_PSWPOUT };
+
+/* libproc2 4.0 does not know these (added to the kernel in 5.9). */
+static const char *const refault_keys[] = { "workingset_refault_anon", "workingset_refault_file" };
+
+struct sampler {
+	struct meminfo_info *meminfo;
+	struct vmstat_info *vmstat;
+	int vmstat_fd;
+	int psi_fd;
+	int vmstat_err, refault_err, psi_err;
+	unsigned missing;
+	char vmstat_buf[VMSTAT_BUF_BYTES];
+	char psi_buf[PSI_BUF_BYTES];
+};
+
+int
+sampler_new(struct sampler **ret)
+{
+	struct sampler *s;
+	int r;
+
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	s->vmstat_fd = -1;
+	s->psi_fd = -1;
+	r = procps_meminfo_new(&s->meminfo);
+	if (r < 0) {
+		free(s);
+		return r;
+	}
+	/* Optional sources: their absence is reported by sampler_missing(). */
+	r = procps_vmstat_new(&s->vmstat);
+	if (r < 0) {
+		s->vmstat = NULL;
+		s->vmstat_err = -r;
+	}
+	s->vmstat_fd = open(KPATH_VMSTAT, O_RDONLY | O_CLOEXEC);
+	if (s->vmstat_fd < 0)
+		s->refault_err = errno;
+	s->psi_fd = open(KPATH_PSI_MEMORY, O_RDONLY | O_CLOEXEC);
+	if (s->psi_fd < 0)
+		s->psi_err = errno;
+	*ret = s;
+	return 0;
+}
+
+void
+sampler_free(struct sampler *s)
+{
+	if (!s)
+		return;
+	if (s->meminfo)
+		procps_meminfo_unref(&s->meminfo);
+	if (s->vmstat)
+		procps_vmstat_unref(&s->vmstat);
+	if (s->vmstat_fd >= 0)
+		close(s->vmstat_fd);
+	if (s->psi_fd >= 0)
+		close(s->psi_fd);
+	free(s);
+}
+
+/* Reads a whole small /proc file at offset 0 into buf, NUL-terminated.
+ * Returns the length or a negative errno (-EFBIG when it does not fit). */
+static ssize_t
+read_at0(int fd, char *buf, size_t size)
+{
+	ssize_t n = pread(fd, buf, size - 1, 0);
+
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	return n;
+}
+
+static void
+read_vmstat(struct sampler *s, struct sample *out)
+{
+	struct vmstat_stack *st;
+
+	if (!s->vmstat)
+		return;
+	/* select() re-reads the file each call; get() would cache it for a second. */
+	st = procps_vmstat_select(s->vmstat, vmstat_items, sizeof(vmstat_items) / sizeof(vmstat_items[0]));
+	if (!st) {
+		s->vmstat_err = errno ? errno : EIO;
+		return;
+	}
+	s->vmstat_err = 0;
+	out->has_vmstat = true;
+	out->pgscan_pages = st->head[VM_SCAN_KSWAPD].result.ul_int + st->head[VM_SCAN_DIRECT].result.ul_int;
+	out->pgsteal_pages = st->head[VM_STEAL_KSWAPD].result.ul_int + st->head[VM_STEAL_DIRECT].result.ul_int;
+	out->pswpin_pages = st->head[VM_PSWPIN].result.ul_int;
+	out->pswpout_pages = st->head[VM_PSWPOUT].result.ul_int;
+}
+
+static void
+read_refaults(struct sampler *s, struct sample *out)
+{
+	uint64_t v[2];
+	ssize_t n;
+
+	if (s->vmstat_fd < 0)
+		return;
+	n = read_at0(s->vmstat_fd, s->vmstat_buf, sizeof(s->vmstat_buf));
+	if (n < 0) {
+		s->refault_err = (int)-n;
+		return;
+	}
+	if (parse_keyed_u64(s->vmstat_buf, (size_t)n, refault_keys, 2, v) != 3) {
+		s->refault_err = ENOENT;
+		return;
+	}
+	s->refault_err = 0;
+	out->has_refaults = true;
+	out->refault_anon_pages = v[0];
+	out->refault_file_pages = v[1];
+}
+
+static void
+read_psi(struct sampler *s, struct sample *out)
+{
+	ssize_t n;
+
+	if (s->psi_fd < 0)
+		return;
+	/* With psi=0 on the kernel command line the file exists but reads fail
+	 * with EOPNOTSUPP. */
+	n = read_at0(s->psi_fd, s->psi_buf, sizeof(s->psi_buf));
+	if (n < 0) {
+		s->psi_err = (int)-n;
+		return;
+	}
+	if (parse_psi(s->psi_buf, (size_t)n, &out->psi) < 0) {
+		s->psi_err = EINVAL;
+		return;
+	}
+	s->psi_err = 0;
+	out->has_psi = true;
+}
+
+int
+sampler_read(struct sampler *s, struct sample *ret)
+{
+	struct sample out = { 0 };
+	struct meminfo_stack *st;
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_MONOTONIC, &ts) < 0)
+		return -errno;
+	out.time_us = (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+
+	st = procps_meminfo_select(s->meminfo, meminfo_items, sizeof(meminfo_items) / sizeof(meminfo_items[0]));
+	if (!st)
+		return errno ? -errno : -EIO;
+	out.mem_total_kib = st->head[MI_TOTAL].result.ul_int;
+	out.mem_free_kib = st->head[MI_FREE].result.ul_int;
+	out.buffers_kib = st->head[MI_BUFFERS].result.ul_int;
+	out.cached_kib = st->head[MI_CACHED].result.ul_int;
+	out.shmem_kib = st->head[MI_SHMEM].result.ul_int;
+	out.mapped_kib = st->head[MI_MAPPED].result.ul_int;
+	out.swap_total_kib = st->head[MI_SWAP_TOTAL].result.ul_int;
+	out.swap_free_kib = st->head[MI_SWAP_FREE].result.ul_int;
+	if (out.mem_total_kib == 0)
+		return -ENODATA;
+
+	read_vmstat(s, &out);
+	read_refaults(s, &out);
+	read_psi(s, &out);
+
+	s->missing = (out.has_vmstat ? 0u : SAMPLE_SOURCE_VMSTAT) | (out.has_refaults ? 0u : SAMPLE_SOURCE_REFAULTS) |
+		     (out.has_psi ? 0u : SAMPLE_SOURCE_PSI);
+	*ret = out;
+	return 0;
+}
+
+unsigned
+sampler_missing(const struct sampler *s, int *ret_vmstat_err, int *ret_refault_err, int *ret_psi_err)
+{
+	*ret_vmstat_err = s->vmstat_err;
+	*ret_refault_err = s->refault_err;
+	*ret_psi_err = s->psi_err;
+	return s->missing;
+}
