@@ -1,0 +1,239 @@
+/* Unit tests for the configuration: every key, every error, line numbers
+ * (golden files in tests/data/config: NAME.conf and the errors NAME.expected
+ * with '@' standing for the path). */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "config.h"
+#include "config_file.h"
+
+#define DATA "tests/data/config/"
+
+struct errors {
+	char text[4096];
+	unsigned n;
+};
+
+static void
+collect(void *userdata, const char *message)
+{
+	struct errors *e = userdata;
+	size_t used = strlen(e->text);
+
+	snprintf(e->text + used, sizeof(e->text) - used, "%s\n", message);
+	e->n++;
+}
+
+static void
+read_expected(const char *name, const char *path, char *out, size_t outlen)
+{
+	char file[256], line[512];
+	FILE *f;
+
+	snprintf(file, sizeof(file), DATA "%s.expected", name);
+	f = fopen(file, "re");
+	if (!f)
+		fail_msg("cannot open %s", file);
+	out[0] = '\0';
+	while (fgets(line, sizeof(line), f)) {
+		size_t used = strlen(out);
+
+		assert_true(line[0] == '@');
+		snprintf(out + used, outlen - used, "%s%s", path, line + 1);
+	}
+	fclose(f);
+}
+
+static void
+test_golden_errors(void **state)
+{
+	static const char *const names[] = { "bad-values", "bad-structure", "min-gt-max", "long-line", "duplicate" };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		char path[256], want[4096];
+		struct errors e = { .n = 0 };
+		struct config c;
+
+		c.max = 4242;
+		snprintf(path, sizeof(path), DATA "%s.conf", names[i]);
+		read_expected(names[i], path, want, sizeof(want));
+		assert_int_equal(config_file_load(path, false, &c, collect, &e), -EINVAL);
+		assert_int_equal(c.max, 4242); /* *ret untouched on failure */
+		if (strcmp(e.text, want) != 0)
+			fail_msg("%s: got\n%swant\n%s", names[i], e.text, want);
+	}
+}
+
+static void
+test_good_full(void **state)
+{
+	struct errors e = { .n = 0 };
+	struct config c;
+
+	(void)state;
+	assert_int_equal(config_file_load(DATA "good-full.conf", false, &c, collect, &e), 0);
+	assert_int_equal(e.n, 0);
+	assert_int_equal(c.policy, POLICY_TENDENCY);
+	assert_int_equal(c.min, 10);
+	assert_int_equal(c.max, 150);
+	assert_int_equal(c.step, 3);
+	assert_int_equal(c.smoothing_pct, 40);
+	assert_int_equal(c.interval_ms, 2500);
+	assert_true(c.dry_run);
+	assert_int_equal(c.on_external_change, CONFIG_EXTERNAL_OVERRIDE);
+	assert_true(c.debug);
+}
+
+static void
+test_defaults_and_comments(void **state)
+{
+	struct errors e = { .n = 0 };
+	struct config c, d;
+
+	(void)state;
+	config_defaults(&d);
+	assert_int_equal(config_file_load(DATA "empty.conf", false, &c, collect, &e), 0);
+	/* Field by field: the struct has padding. */
+	assert_int_equal(c.policy, d.policy);
+	assert_int_equal(c.min, d.min);
+	assert_int_equal(c.max, d.max);
+	assert_int_equal(c.step, d.step);
+	assert_int_equal(c.smoothing_pct, d.smoothing_pct);
+	assert_int_equal(c.interval_ms, d.interval_ms);
+	assert_int_equal(c.dry_run, d.dry_run);
+	assert_int_equal(c.on_external_change, d.on_external_change);
+	assert_int_equal(c.debug, d.debug);
+	assert_int_equal(d.policy, POLICY_CK);
+	assert_int_equal(d.min, 0);
+	assert_int_equal(d.max, 100);
+	assert_int_equal(d.step, 5);
+	assert_int_equal(d.interval_ms, 1000);
+	assert_false(d.dry_run);
+	assert_int_equal(d.on_external_change, CONFIG_EXTERNAL_YIELD);
+
+	assert_int_equal(config_file_load(DATA "comments.conf", false, &c, collect, &e), 0);
+	assert_int_equal(e.n, 0);
+	assert_int_equal(c.max, 80);
+	assert_int_equal(c.min, 5); /* indented: a key of its own, not a continuation */
+	assert_int_equal(c.step, 2);
+
+	assert_int_equal(config_file_load(DATA "crlf.conf", false, &c, collect, &e), 0);
+	assert_int_equal(c.max, 70);
+	assert_int_equal(e.n, 0);
+}
+
+static void
+test_missing_file(void **state)
+{
+	struct errors e = { .n = 0 };
+	struct config c;
+
+	(void)state;
+	assert_int_equal(config_file_load(DATA "does-not-exist.conf", false, &c, collect, &e), -ENOENT);
+	assert_string_equal(e.text, DATA "does-not-exist.conf: No such file or directory\n");
+	e.text[0] = '\0';
+	e.n = 0;
+	/* The default path may be absent: defaults, no error. */
+	assert_int_equal(config_file_load(DATA "does-not-exist.conf", true, &c, collect, &e), 1);
+	assert_int_equal(e.n, 0);
+	assert_int_equal(c.max, 100);
+	/* A directory is not a config file. */
+	assert_true(config_file_load(DATA, false, &c, collect, &e) < 0);
+	assert_true(e.n >= 1);
+}
+
+static void
+test_set_every_key(void **state)
+{
+	static const struct {
+		const char *section, *key, *value;
+		int ret;
+	} cases[] = {
+		{ "policy", "name", "ck", 0 },
+		{ "policy", "name", "tendency", 0 },
+		{ "policy", "name", "", -EINVAL },
+		{ "limits", "min", "0", 0 },
+		{ "limits", "min", "200", 0 },
+		{ "limits", "min", "201", -EINVAL },
+		{ "limits", "max", "200", 0 },
+		{ "limits", "max", "1e2", -EINVAL },
+		{ "limits", "step", "1", 0 },
+		{ "limits", "step", "0", -EINVAL },
+		{ "limits", "smoothing", "99", 0 },
+		{ "limits", "smoothing", "-0", 0 },
+		{ "daemon", "interval_ms", "100", 0 },
+		{ "daemon", "interval_ms", "3600001", -EINVAL },
+		{ "daemon", "interval_ms", "99999999999999999999", -EINVAL },
+		{ "daemon", "dry_run", "off", 0 },
+		{ "daemon", "on_external_change", "yield", 0 },
+		{ "daemon", "on_external_change", "Yield", -EINVAL },
+		{ "daemon", "debug", "no", 0 },
+		{ "daemon", "nope", "1", -ENOENT },
+		{ "Limits", "max", "1", -ENOENT },
+		{ "", "max", "1", -ENOENT },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct config c;
+		enum config_key k;
+		char err[256] = "";
+		int r;
+
+		config_defaults(&c);
+		r = config_set(&c, cases[i].section, cases[i].key, cases[i].value, &k, err, sizeof(err));
+		if (r != cases[i].ret)
+			fail_msg("[%s] %s = %s: %d (%s)", cases[i].section, cases[i].key, cases[i].value, r, err);
+		if (r == 0) {
+			char want[64];
+
+			snprintf(want, sizeof(want), "%s.%s", cases[i].section, cases[i].key);
+			assert_string_equal(config_key_name(k), want);
+		} else {
+			assert_true(strlen(err) > 0);
+		}
+	}
+}
+
+static void
+test_validate(void **state)
+{
+	struct config c;
+	enum config_key k;
+	char err[256];
+
+	(void)state;
+	config_defaults(&c);
+	assert_int_equal(config_validate(&c, &k, err, sizeof(err)), 0);
+	c.min = 50;
+	c.max = 50;
+	assert_int_equal(config_validate(&c, &k, err, sizeof(err)), 0);
+	c.min = 51;
+	assert_int_equal(config_validate(&c, &k, err, sizeof(err)), -EINVAL);
+	assert_int_equal(k, CONFIG_KEY_LIMITS_MIN);
+	assert_string_equal(err, "key 'min': 51 is greater than max 50");
+	assert_true(config_section_known("daemon"));
+	assert_false(config_section_known("tendency"));
+	assert_string_equal(config_external_name(CONFIG_EXTERNAL_OVERRIDE), "override");
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_golden_errors), cmocka_unit_test(test_good_full),
+		cmocka_unit_test(test_defaults_and_comments), cmocka_unit_test(test_missing_file),
+		cmocka_unit_test(test_set_every_key), cmocka_unit_test(test_validate),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,227 @@
+/* Unit tests for the small parsers: garbage, truncation, overflow, trailing text. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "parse.h"
+
+static void
+test_parse_long_table(void **state)
+{
+	static const struct {
+		const char *in;
+		long min, max;
+		int ret;
+		long value;
+	} cases[] = {
+		{ "0", 0, 200, 0, 0 },
+		{ "200", 0, 200, 0, 200 },
+		{ "201", 0, 200, -ERANGE, 0 },
+		{ "-1", 0, 200, -ERANGE, 0 },
+		{ " 42 ", 0, 200, 0, 42 },
+		{ "\t7\n", 0, 200, 0, 7 },
+		{ "42\n\n", 0, 200, -EINVAL, 0 },
+		{ "", 0, 200, -EINVAL, 0 },
+		{ " ", 0, 200, -EINVAL, 0 },
+		{ "abc", 0, 200, -EINVAL, 0 },
+		{ "12abc", 0, 200, -EINVAL, 0 },
+		{ "12 34", 0, 200, -EINVAL, 0 },
+		{ "+5", 0, 200, -EINVAL, 0 },
+		{ "0x10", 0, 200, -EINVAL, 0 },
+		{ "1.5", 0, 200, -EINVAL, 0 },
+		{ "99999999999999999999999", 0, 200, -ERANGE, 0 },
+		{ "-99999999999999999999999", 0, 200, -ERANGE, 0 },
+		{ "3600000", 100, 3600000, 0, 3600000 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		long v = -12345;
+		int r = parse_long(cases[i].in, cases[i].min, cases[i].max, &v);
+
+		if (r != cases[i].ret)
+			fail_msg("parse_long('%s') = %d, want %d", cases[i].in, r, cases[i].ret);
+		if (r == 0)
+			assert_int_equal(v, cases[i].value);
+		else
+			assert_int_equal(v, -12345); /* untouched on failure */
+	}
+}
+
+static void
+test_parse_bool_table(void **state)
+{
+	static const char *const yes[] = { "yes", "YES", "true", "on", "1" };
+	static const char *const no[] = { "no", "False", "off", "0" };
+	static const char *const bad[] = { "", "y", "2", "yes ", "nope" };
+	bool v;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
+		v = false;
+		assert_int_equal(parse_bool(yes[i], &v), 0);
+		assert_true(v);
+	}
+	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++) {
+		v = true;
+		assert_int_equal(parse_bool(no[i], &v), 0);
+		assert_false(v);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_equal(parse_bool(bad[i], &v), -EINVAL);
+}
+
+static int
+psi(const char *s, struct psi *out)
+{
+	return parse_psi(s, strlen(s), out);
+}
+
+static void
+test_parse_psi_good(void **state)
+{
+	struct psi p;
+
+	(void)state;
+	assert_int_equal(psi("some avg10=12.34 avg60=1.00 avg300=0.05 total=123456789\n"
+			     "full avg10=3.50 avg60=0.00 avg300=0.00 total=42\n",
+			     &p),
+			 0);
+	assert_int_equal(p.some_avg10_centipct, 1234);
+	assert_int_equal(p.some_total_us, 123456789);
+	assert_true(p.has_full);
+	assert_int_equal(p.full_avg10_centipct, 350);
+	assert_int_equal(p.full_total_us, 42);
+
+	/* Only "some" (as /proc/pressure/cpu on old kernels), no trailing newline. */
+	assert_int_equal(psi("some avg10=100.00 avg60=0.00 avg300=0.00 total=18446744073709551615", &p), 0);
+	assert_int_equal(p.some_avg10_centipct, 10000);
+	assert_int_equal(p.some_total_us, UINT64_MAX);
+	assert_false(p.has_full);
+}
+
+static void
+test_parse_psi_bad(void **state)
+{
+	static const char *const bad[] = {
+		"",
+		"\n",
+		"full avg10=0.00 avg60=0.00 avg300=0.00 total=0\n",	 /* no some */
+		"some avg10=0.00 avg60=0.00 avg300=0.00\n",		 /* truncated */
+		"some avg10=0.00 avg60=0.00 avg300=0.00 total=\n",	 /* empty number */
+		"some avg10=0.0 avg60=0.00 avg300=0.00 total=1\n",	 /* one decimal */
+		"some avg10=101.00 avg60=0.00 avg300=0.00 total=1\n",	 /* over 100% */
+		"some avg10=0.00 avg60=0.00 avg300=0.00 total=1 x\n",	 /* trailing text */
+		"some avg10=0.00 avg60=0.00 avg300=0.00 total=18446744073709551616\n", /* overflow */
+		"some avg10=-1.00 avg60=0.00 avg300=0.00 total=1\n",
+		"some  avg10=0.00 avg60=0.00 avg300=0.00 total=1\n",	 /* double space */
+		"some avg10=0.00 avg60=0.00 avg300=0.00 total=1\ngarbage\n",
+		"some avg10=0.00 avg60=0.00 avg300=0.00 total=1\nsome avg10=0.00 avg60=0.00 avg300=0.00 total=1\n",
+		"some avg10=0.00 avg60=0.00 avg300=0.00 total=1\nfull avg10=x avg60=0.00 avg300=0.00 total=1\n",
+	};
+	struct psi p;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (psi(bad[i], &p) != -EINVAL)
+			fail_msg("parse_psi accepted case %zu: '%s'", i, bad[i]);
+}
+
+static void
+test_parse_psi_length_bounds(void **state)
+{
+	/* The parser must not read past len even without a NUL. */
+	char buf[64];
+	struct psi p;
+	const char *s = "some avg10=1.00 avg60=0.00 avg300=0.00 total=567";
+
+	(void)state;
+	memset(buf, '9', sizeof(buf)); /* digits after len would extend the number */
+	memcpy(buf, s, strlen(s));
+	assert_int_equal(parse_psi(buf, strlen(s), &p), 0);
+	assert_int_equal(p.some_total_us, 567);
+	assert_int_equal(parse_psi(buf, strlen(s) - 2, &p), 0);
+	assert_int_equal(p.some_total_us, 5);
+	/* Cut right after "total=": no digits is an error, not zero. */
+	assert_int_equal(parse_psi(buf, strlen(s) - 3, &p), -EINVAL);
+}
+
+static void
+test_parse_keyed(void **state)
+{
+	static const char *const keys[] = { "workingset_refault_anon", "workingset_refault_file", "pswpin" };
+	const char *buf = "nr_free_pages 100\n"
+			  "workingset_refault_anon_extra 9\n" /* a longer key must not match */
+			  "workingset_refault_anon 12\n"
+			  "xworkingset_refault_file 1\n" /* must match at line start */
+			  "workingset_refault_file 34\n"
+			  "pswpin 1x\n"; /* malformed value: not found */
+	uint64_t v[3] = { 0, 0, 0 };
+
+	(void)state;
+	assert_int_equal(parse_keyed_u64(buf, strlen(buf), keys, 3, v), 3);
+	assert_int_equal(v[0], 12);
+	assert_int_equal(v[1], 34);
+	assert_int_equal(v[2], 0);
+
+	assert_int_equal(parse_keyed_u64("", 0, keys, 3, v), 0);
+	assert_int_equal(parse_keyed_u64("pswpin 99999999999999999999999\n", 31, keys, 3, v), 0);
+	/* Truncated in the middle of a value: what is there is parsed. */
+	assert_int_equal(parse_keyed_u64("pswpin 123", 8, keys, 3, v), 4);
+	assert_int_equal(v[2], 1);
+}
+
+static void
+test_parse_kernel_release(void **state)
+{
+	static const struct {
+		const char *release;
+		int ret;
+		unsigned major, minor;
+		int limit;
+	} cases[] = {
+		{ "6.18.44-fc-v782", 0, 6, 18, 200 },
+		{ "5.8.0", 0, 5, 8, 200 },
+		{ "5.7.19-generic", 0, 5, 7, 100 },
+		{ "4.19.0-21-amd64", 0, 4, 19, 100 },
+		{ "2.6.0-test9", 0, 2, 6, 100 },
+		{ "10.0", 0, 10, 0, 200 },
+		{ "", -EINVAL, 0, 0, 0 },
+		{ "6", -EINVAL, 0, 0, 0 },
+		{ "6.", -EINVAL, 0, 0, 0 },
+		{ "x.y", -EINVAL, 0, 0, 0 },
+		{ "99999999999999999999.1", -EINVAL, 0, 0, 0 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		unsigned major = 0, minor = 0;
+		int r = parse_kernel_release(cases[i].release, &major, &minor);
+
+		if (r != cases[i].ret)
+			fail_msg("parse_kernel_release('%s') = %d", cases[i].release, r);
+		if (r == 0) {
+			assert_int_equal(major, cases[i].major);
+			assert_int_equal(minor, cases[i].minor);
+			assert_int_equal(parse_swappiness_limit(major, minor), cases[i].limit);
+		}
+	}
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_long_table),     cmocka_unit_test(test_parse_bool_table),
+		cmocka_unit_test(test_parse_psi_good),	     cmocka_unit_test(test_parse_psi_bad),
+		cmocka_unit_test(test_parse_psi_length_bounds), cmocka_unit_test(test_parse_keyed),
+		cmocka_unit_test(test_parse_kernel_release),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

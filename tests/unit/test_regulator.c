@@ -1,0 +1,176 @@
+/* Unit tests for the regulator: clamp, step, smoothing, no-op, kernel limit. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "regulator.h"
+
+static const struct regulator_limits defaults = { .min = 0, .max = 100, .step = 5, .smoothing_pct = 0, .kernel_max = 200 };
+
+static struct regulator_decision
+next(struct regulator *r, const struct regulator_limits *lim, int target, int current)
+{
+	struct regulator_decision d;
+
+	assert_int_equal(regulator_next(r, lim, target, current, &d), 0);
+	return d;
+}
+
+static void
+test_table(void **state)
+{
+	static const struct {
+		const char *name;
+		int min, max, step, kernel_max;
+		int target, current;
+		int value;
+		enum regulator_verdict verdict;
+		bool clamped;
+	} cases[] = {
+		{ "plain write", 0, 100, 5, 200, 23, 60, 23, REGULATOR_WRITE, false },
+		{ "unchanged", 0, 100, 5, 200, 60, 60, 60, REGULATOR_UNCHANGED, false },
+		{ "below step", 0, 100, 5, 200, 57, 60, 57, REGULATOR_BELOW_STEP, false },
+		{ "exactly step", 0, 100, 5, 200, 55, 60, 55, REGULATOR_WRITE, false },
+		{ "clamp high", 10, 80, 5, 200, 250, 60, 80, REGULATOR_WRITE, true },
+		{ "clamp low", 10, 80, 5, 200, -3, 60, 10, REGULATOR_WRITE, true },
+		{ "min reachable within step", 10, 80, 20, 200, 0, 15, 10, REGULATOR_WRITE, true },
+		{ "max reachable within step", 10, 80, 20, 200, 90, 75, 80, REGULATOR_WRITE, true },
+		{ "current out of range", 10, 80, 50, 200, 79, 90, 79, REGULATOR_WRITE, false },
+		{ "current below range", 10, 80, 50, 200, 11, 5, 11, REGULATOR_WRITE, false },
+		{ "old kernel caps 200", 0, 200, 5, 100, 180, 60, 100, REGULATOR_WRITE, true },
+		{ "new kernel 200", 0, 200, 5, 200, 200, 60, 200, REGULATOR_WRITE, false },
+		{ "min above kernel max", 150, 200, 5, 100, 160, 60, 100, REGULATOR_WRITE, true },
+		{ "zero everywhere", 0, 0, 1, 200, 50, 0, 0, REGULATOR_UNCHANGED, true },
+		{ "step 1", 0, 100, 1, 200, 61, 60, 61, REGULATOR_WRITE, false },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct regulator_limits lim = { cases[i].min, cases[i].max, cases[i].step, 0, cases[i].kernel_max };
+		struct regulator reg = { 0 };
+		struct regulator_decision d = next(&reg, &lim, cases[i].target, cases[i].current);
+
+		if (d.value != cases[i].value || d.verdict != cases[i].verdict || d.clamped != cases[i].clamped)
+			fail_msg("%s: value %d verdict %s clamped %d", cases[i].name, d.value,
+				 regulator_verdict_name(d.verdict), d.clamped);
+	}
+}
+
+/* Every target, every current value, at the limits 0..100 and 0..200 and under
+ * each kernel limit: the value always lies within the limits. */
+static void
+test_always_in_range(void **state)
+{
+	static const struct regulator_limits lims[] = {
+		{ 0, 100, 5, 0, 200 }, { 0, 200, 5, 50, 200 }, { 0, 200, 1, 0, 100 },
+		{ 30, 30, 1, 0, 200 }, { 0, 0, 7, 90, 200 },   { 100, 200, 3, 10, 200 },
+	};
+
+	(void)state;
+	for (size_t l = 0; l < sizeof(lims) / sizeof(lims[0]); l++) {
+		int hi = lims[l].max < lims[l].kernel_max ? lims[l].max : lims[l].kernel_max;
+		int lo = lims[l].min < hi ? lims[l].min : hi;
+		struct regulator reg = { 0 };
+
+		for (int target = -50; target <= 300; target += 7) {
+			for (int current = 0; current <= 200; current += 10) {
+				struct regulator_decision d = next(&reg, &lims[l], target, current);
+
+				assert_in_range(d.value, lo, hi);
+				if (d.verdict == REGULATOR_UNCHANGED)
+					assert_int_equal(d.value, current);
+			}
+		}
+	}
+}
+
+static void
+test_smoothing(void **state)
+{
+	struct regulator_limits lim = defaults;
+	struct regulator reg = { 0 };
+	struct regulator_decision d;
+
+	(void)state;
+	lim.smoothing_pct = 50;
+	lim.step = 1;
+	/* No history: the first target is taken as it is. */
+	d = next(&reg, &lim, 80, 60);
+	assert_int_equal(d.value, 80);
+	/* Then halfway each time: 80 -> 40 -> 20 -> 10. */
+	d = next(&reg, &lim, 0, 80);
+	assert_int_equal(d.value, 40);
+	d = next(&reg, &lim, 0, 40);
+	assert_int_equal(d.value, 20);
+	d = next(&reg, &lim, 0, 20);
+	assert_int_equal(d.value, 10);
+
+	/* A heavy weight still converges (whole-unit rounding would stick at 20). */
+	regulator_reset(&reg);
+	lim.smoothing_pct = 90;
+	d = next(&reg, &lim, 20, 60);
+	assert_int_equal(d.value, 20);
+	for (int i = 0; i < 100; i++)
+		d = next(&reg, &lim, 22, d.value);
+	assert_int_equal(d.value, 22);
+
+	/* After a reset the history is gone. */
+	regulator_reset(&reg);
+	d = next(&reg, &lim, 70, 22);
+	assert_int_equal(d.value, 70);
+}
+
+static void
+test_no_oscillation_on_constant_target(void **state)
+{
+	struct regulator_limits lim = defaults;
+	struct regulator reg = { 0 };
+	int current = 60, writes = 0;
+
+	(void)state;
+	lim.smoothing_pct = 60;
+	for (int i = 0; i < 200; i++) {
+		struct regulator_decision d = next(&reg, &lim, 33, current);
+
+		if (d.verdict == REGULATOR_WRITE) {
+			writes++;
+			current = d.value;
+		}
+	}
+	/* 60 -> 33 in steps of at least 5, then quiet. */
+	assert_in_range(current, 33 - 4, 33 + 4);
+	assert_in_range(writes, 1, 6);
+}
+
+static void
+test_invalid_limits(void **state)
+{
+	static const struct regulator_limits bad[] = {
+		{ 50, 40, 5, 0, 200 }, { 0, 100, 0, 0, 200 }, { 0, 100, 5, 100, 200 },
+		{ 0, 100, 5, -1, 200 }, { -1, 100, 5, 0, 200 }, { 0, 100, 5, 0, 0 },
+	};
+	struct regulator reg = { 0 };
+	struct regulator_decision d = { .value = 4242 };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_equal(regulator_next(&reg, &bad[i], 10, 10, &d), -EINVAL);
+	assert_int_equal(d.value, 4242);
+	assert_string_equal(regulator_verdict_name(REGULATOR_BELOW_STEP), "below-step");
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_table),	  cmocka_unit_test(test_always_in_range),
+		cmocka_unit_test(test_smoothing), cmocka_unit_test(test_no_oscillation_on_constant_target),
+		cmocka_unit_test(test_invalid_limits),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
