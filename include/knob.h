@@ -38,4 +38,12 @@ int knob_record_load(const char *dir, int *ret_value);
 int knob_record_save(const char *dir, int value);
 int knob_record_remove(const char *dir);
 
+/*
+ * Takes dir/lock (flock, held until the process exits) and writes our pid in
+ * it, so that a second instance cannot fight the first over the knob.
+ * Returns the lock's fd; -EBUSY when another process holds it (*ret_holder
+ * then holds its pid, or 0 if unknown); another negative errno on failure.
+ */
+int knob_lock(const char *dir, int *ret_holder);
+
 #endif

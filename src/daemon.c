@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 #include <systemd/sd-daemon.h>
 #include <systemd/sd-event.h>
 
@@ -44,6 +45,7 @@ struct daemon {
 	int sample_err, knob_read_err, write_err;
 	unsigned missing_logged;
 	char status[192];
+	int lock_fd; /* held for the daemon's life */
 };
 
 static struct regulator_limits
@@ -456,12 +458,14 @@ finish(struct daemon *d)
 	sampler_free(d->sampler);
 	sd_event_source_unref(d->timer);
 	sd_event_unref(d->event);
+	if (d->lock_fd >= 0)
+		close(d->lock_fd);
 }
 
 int
 daemon_once(const struct daemon_options *opt, const struct config *cfg, FILE *out)
 {
-	struct daemon d = { 0 };
+	struct daemon d = { .lock_fd = -1 };
 	struct policy_result pr;
 	struct regulator_decision dec;
 	struct regulator_limits lim;
@@ -507,12 +511,22 @@ out:
 int
 daemon_run(const struct daemon_options *opt, const struct config *cfg)
 {
-	struct daemon d = { 0 };
-	int r;
+	struct daemon d = { .lock_fd = -1 };
+	int r, holder;
 
 	r = start(&d, opt, cfg);
 	if (r < 0)
 		goto out;
+	r = knob_lock(d.opt.state_dir, &holder);
+	if (r < 0) {
+		if (r == -EBUSY)
+			journal_log(LOG_ERR, MSGID_ERROR, "another instance (pid %d) holds '%s/lock'; not starting",
+				    holder, d.opt.state_dir);
+		else
+			journal_log(LOG_ERR, MSGID_ERROR, "failed to lock '%s/lock': %s", d.opt.state_dir, strerror(-r));
+		goto out;
+	}
+	d.lock_fd = r;
 	lock_memory();
 	r = find_original(&d, d.expected);
 	if (r < 0)

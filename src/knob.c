@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -159,4 +160,37 @@ knob_record_remove(const char *dir)
 	if (unlink(path) < 0 && errno != ENOENT)
 		return -errno;
 	return 0;
+}
+
+int
+knob_lock(const char *dir, int *ret_holder)
+{
+	char path[PATH_MAX], buf[24];
+	long pid;
+	int fd, len, r;
+
+	*ret_holder = 0;
+	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+		return -errno;
+	record_path(path, sizeof(path), dir, "lock");
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		r = -errno;
+		if (r == -EWOULDBLOCK) {
+			if (read_int_fd(fd, 1, INT_MAX, &pid) == 0)
+				*ret_holder = (int)pid;
+			r = -EBUSY;
+		}
+		close(fd);
+		return r;
+	}
+	len = snprintf(buf, sizeof(buf), "%ld\n", (long)getpid());
+	if (ftruncate(fd, 0) < 0 || pwrite(fd, buf, (size_t)len, 0) != len) {
+		r = -errno;
+		close(fd);
+		return r < 0 ? r : -EIO;
+	}
+	return fd;
 }

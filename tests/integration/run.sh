@@ -268,6 +268,18 @@ check "restart finds the record" wait_for 5 log_has "found '$STATE/original' = 6
 stop_daemon TERM || true
 check "restart after a crash restores the pre-crash original" knob_is 60
 
+# A second instance refuses to start and names the first; the first keeps going.
+set_knob 60
+start_daemon -c "$CONF/fast.conf"
+FIRST=$DPID
+check "first instance writes" wait_for 5 knob_is 23
+expect_rc 1 "a second instance refuses to start" "$BIN" --foreground -c "$CONF/fast.conf"
+check "the second instance names the holder's pid" grep -q "another instance (pid $FIRST) holds '$STATE/lock'" "$WORK/err"
+check "the first instance keeps running" kill -0 "$FIRST"
+check "the second instance did not touch the record" test "$(cat $STATE/original)" = 60
+stop_daemon TERM || true
+check "first instance restores after the second tried" knob_is 60
+
 # Dry run: decisions logged, knob untouched, no record.
 start_daemon --dry-run -c "$CONF/fast.conf"
 check "dry run logs what it would do" wait_for 5 log_has "dry run: would set swappiness 60 -> 23"
