@@ -16,6 +16,7 @@
 #define MSGID_EXTERNAL "7f2a4c6e8b0d4f1a9c3e5b7d2f4a6c8e"
 #define MSGID_ERROR "1d4f7a2c5e8b4b3d9e6a1c4f7b2e5d8a"
 #define MSGID_CONFIG "a6c9e2f5b8d14a7c9e3f6b2d5a8c1e4f"
+#define MSGID_RESTORE "4e8b2d6f0a3c4e7b9d1f5a8c2e6b0d4f"
 
 /* Where records go. */
 enum journal_target {
@@ -28,7 +29,7 @@ struct journal_decision {
 	const char *policy;
 	int swappiness;
 	int previous;
-	const struct policy_result *result;
+	const struct policy_result *result; /* NULL: no policy inputs (a restore) */
 	const char *reason;
 };
 
@@ -43,7 +44,7 @@ void journal_set_verbose(bool verbose);
 void journal_log(int priority, const char *msgid, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* Logs a decision record: MESSAGE plus SWAPPINESS, PREVIOUS, POLICY, APP_CENTILE,
- * SWAP_CENTILE, MAPPED_RATIO, DISTRESS, SWAP_TENDENCY, REASON. */
+ * SWAP_CENTILE, MAPPED_RATIO, DISTRESS, SWAP_TENDENCY (when result is set), REASON. */
 void journal_decision(int priority, const char *msgid, const struct journal_decision *d, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 

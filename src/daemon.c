@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 #include <systemd/sd-daemon.h>
 #include <systemd/sd-event.h>
@@ -36,7 +37,7 @@ struct daemon {
 	int kernel_max;
 	int original;	  /* what to restore on exit */
 	int expected;	  /* what the knob should hold: our last write, or what we found */
-	bool wrote;	  /* we changed the knob since start */
+	bool owns_knob;	  /* the original is recorded: restore it on exit */
 	bool yielded;	  /* someone else set the knob: hands off until reload */
 	bool dry_run;
 	int dry_value;	  /* the value a dry run pretends to have written */
@@ -243,7 +244,6 @@ poll_once(struct daemon *d)
 	d->write_err = 0;
 	d->backoff_polls = 0;
 	d->expected = dec.value;
-	d->wrote = true;
 	journal_decision(LOG_NOTICE, MSGID_DECISION, &jd, "swappiness %d -> %d (%s: %s%s)", current, dec.value, pname,
 			 pr.reason, dec.clamped ? ", clamped" : "");
 	set_status(d, "swappiness %d (%s: %s)", dec.value, pname, pr.reason);
@@ -271,6 +271,14 @@ on_timer(sd_event_source *s, uint64_t usec, void *userdata)
 }
 
 static void
+warn_limits(const struct daemon *d)
+{
+	if (d->cfg.max > d->kernel_max || d->cfg.min > d->kernel_max)
+		journal_log(LOG_WARNING, NULL, "limits %d..%d go above what this kernel accepts; using at most %d",
+			    d->cfg.min, d->cfg.max, d->kernel_max);
+}
+
+static void
 apply_config(struct daemon *d, const struct config *cfg)
 {
 	d->cfg = *cfg;
@@ -279,16 +287,39 @@ apply_config(struct daemon *d, const struct config *cfg)
 	regulator_reset(&d->reg);
 }
 
+/* Records the knob's value as the one to restore on exit, so that a crash
+ * and restart still restores it. */
+static void
+take_ownership(struct daemon *d, int knob_value)
+{
+	int r;
+
+	d->original = knob_value;
+	d->owns_knob = true;
+	r = knob_record_save(d->opt.state_dir, knob_value);
+	if (r < 0)
+		journal_log(LOG_WARNING, MSGID_ERROR,
+			    "failed to record the original value in '%s/original': %s; a crash would lose it",
+			    d->opt.state_dir, strerror(-r));
+}
+
 static int
 on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
 {
 	struct daemon *d = userdata;
 	struct config cfg;
+	struct timespec ts;
+	bool was_dry_run;
 	int r, knob_value;
 
 	(void)s;
 	(void)si;
-	(void)sd_notify(0, "RELOADING=1");
+	/* MONOTONIC_USEC lets Type=notify-reload (systemd 253+) match this reload. */
+	if (clock_gettime(CLOCK_MONOTONIC, &ts) == 0)
+		(void)sd_notifyf(0, "RELOADING=1\nMONOTONIC_USEC=%llu",
+				 (unsigned long long)ts.tv_sec * 1000000ull + (unsigned long long)ts.tv_nsec / 1000u);
+	else
+		(void)sd_notify(0, "RELOADING=1");
 	r = config_file_load(d->opt.config_path, d->opt.config_optional, &cfg, config_error_to_journal, NULL);
 	if (r < 0) {
 		journal_log(LOG_ERR, MSGID_RELOAD_FAILED, "reload of '%s' failed; keeping the running configuration",
@@ -296,15 +327,23 @@ on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
 		(void)sd_notify(0, "READY=1");
 		return 0;
 	}
+	was_dry_run = d->dry_run;
 	apply_config(d, &cfg);
-	if (d->yielded && knob_read(&d->knob, &knob_value) == 0) {
-		/* Resuming after an admin's change: their value is what we restore. */
-		d->yielded = false;
-		d->expected = knob_value;
-		d->original = knob_value;
-		if (!d->dry_run && knob_record_save(d->opt.state_dir, knob_value) < 0)
-			journal_log(LOG_WARNING, MSGID_ERROR, "failed to record the original value under '%s'",
-				    d->opt.state_dir);
+	warn_limits(d);
+	if (knob_read(&d->knob, &knob_value) == 0) {
+		if (d->yielded) {
+			/* Resuming after an admin's change: their value is what we restore. */
+			d->yielded = false;
+			d->expected = knob_value;
+			if (!d->dry_run)
+				take_ownership(d, knob_value);
+		} else if (was_dry_run && !d->dry_run && !d->owns_knob) {
+			d->expected = knob_value;
+			take_ownership(d, knob_value);
+		} else if (!was_dry_run && d->dry_run) {
+			d->dry_value = knob_value;
+		}
+		set_status(d, "reloaded; swappiness %d", knob_value);
 	}
 	journal_log(LOG_NOTICE, MSGID_RELOAD, "reloaded '%s': policy %s, limits %d..%d, step %d, interval %u ms%s",
 		    d->opt.config_path, policy_name(d->cfg.policy), d->cfg.min, d->cfg.max, d->cfg.step,
@@ -349,24 +388,23 @@ find_original(struct daemon *d, int knob_value)
 {
 	int r, recorded;
 
+	d->original = knob_value;
 	r = knob_record_load(d->opt.state_dir, &recorded);
 	if (r == 0) {
-		d->original = recorded;
 		journal_log(LOG_NOTICE, NULL,
 			    "found '%s/original' = %d from an instance that did not exit cleanly; will restore that",
 			    d->opt.state_dir, recorded);
+		/* A dry run leaves the record for the next real instance. */
+		if (!d->dry_run) {
+			d->original = recorded;
+			d->owns_knob = true;
+		}
 		return 0;
 	}
 	if (r != -ENOENT)
 		journal_log(LOG_WARNING, MSGID_ERROR, "ignoring '%s/original': %s", d->opt.state_dir, strerror(-r));
-	d->original = knob_value;
-	if (d->dry_run)
-		return 0;
-	r = knob_record_save(d->opt.state_dir, knob_value);
-	if (r < 0)
-		journal_log(LOG_WARNING, MSGID_ERROR,
-			    "failed to record the original value in '%s/original': %s; a crash would lose it",
-			    d->opt.state_dir, strerror(-r));
+	if (!d->dry_run)
+		take_ownership(d, knob_value);
 	return 0;
 }
 
@@ -375,7 +413,8 @@ restore_original(struct daemon *d)
 {
 	int r, knob_value, readback;
 
-	if (d->dry_run)
+	/* Even after a reload into dry run: what we changed goes back. */
+	if (!d->owns_knob)
 		return;
 	if (d->yielded) {
 		journal_log(LOG_NOTICE, NULL, "leaving swappiness at %d as set by someone else", d->expected);
@@ -388,7 +427,13 @@ restore_original(struct daemon *d)
 				    d->original, strerror(-r));
 			return; /* keep the record: the next start restores it */
 		}
-		journal_log(LOG_NOTICE, MSGID_DECISION, "restored swappiness %d", d->original);
+		struct journal_decision jd = { .policy = policy_name(d->cfg.policy),
+					       .swappiness = d->original,
+					       .previous = knob_value,
+					       .result = NULL,
+					       .reason = "restore the original value on exit" };
+
+		journal_decision(LOG_NOTICE, MSGID_RESTORE, &jd, "restored swappiness %d", d->original);
 	}
 	r = knob_record_remove(d->opt.state_dir);
 	if (r < 0)
@@ -432,9 +477,7 @@ start(struct daemon *d, const struct daemon_options *opt, const struct config *c
 	d->knob.fd = -1;
 	apply_config(d, cfg);
 	d->kernel_max = knob_kernel_max();
-	if (d->cfg.max > d->kernel_max)
-		journal_log(LOG_WARNING, NULL, "limits.max %d is above what this kernel accepts; using %d", d->cfg.max,
-			    d->kernel_max);
+	warn_limits(d);
 	r = sampler_new(&d->sampler);
 	if (r < 0) {
 		journal_log(LOG_ERR, MSGID_ERROR, "failed to read '%s': %s", KPATH_MEMINFO, strerror(-r));

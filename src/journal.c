@@ -142,11 +142,13 @@ journal_decision(int priority, const char *msgid, const struct journal_decision 
 	add(&rec, "SWAPPINESS=%d", d->swappiness);
 	add(&rec, "PREVIOUS=%d", d->previous);
 	add(&rec, "POLICY=%s", d->policy);
-	add(&rec, "APP_CENTILE=%d", r->app_centile);
-	add(&rec, "SWAP_CENTILE=%d", r->swap_centile);
-	add(&rec, "MAPPED_RATIO=%d", r->mapped_ratio);
-	add(&rec, "DISTRESS=%d", r->distress);
-	add(&rec, "SWAP_TENDENCY=%d", r->swap_tendency);
+	if (r) {
+		add(&rec, "APP_CENTILE=%d", r->app_centile);
+		add(&rec, "SWAP_CENTILE=%d", r->swap_centile);
+		add(&rec, "MAPPED_RATIO=%d", r->mapped_ratio);
+		add(&rec, "DISTRESS=%d", r->distress);
+		add(&rec, "SWAP_TENDENCY=%d", r->swap_tendency);
+	}
 	add(&rec, "REASON=%s", d->reason);
-	emit(priority, &rec, 2);
+	emit(priority, &rec, 1);
 }

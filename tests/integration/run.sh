@@ -230,7 +230,7 @@ stop_daemon TERM || rc=$?
 check "SIGTERM exits 0" test $rc = 0
 check "SIGTERM restores the original value" knob_is 60
 check "SIGTERM removes the record" test ! -e $STATE/original
-check "stop is logged" log_has "restored swappiness 60"
+check "stop is logged with fields" log_has "restored swappiness 60 .*SWAPPINESS=60 PREVIOUS=12 POLICY=ck REASON=restore"
 
 # Someone else sets the knob: the daemon yields and leaves it on exit.
 cp "$CONF/fast.conf" "$CONF/live.conf"
@@ -286,6 +286,31 @@ check "dry run logs what it would do" wait_for 5 log_has "dry run: would set swa
 stop_daemon TERM || true
 check "dry run leaves the knob" knob_is 60
 check "dry run leaves no record" test ! -e $STATE/original
+
+# Reloading into dry run after a write: the exit still restores.
+set_knob 60
+cp "$CONF/fast.conf" "$CONF/live.conf"
+start_daemon -c "$CONF/live.conf"
+check "writes before the dry-run reload" wait_for 5 knob_is 23
+printf '[daemon]\ninterval_ms = 100\ndry_run = yes\n[limits]\nmin = 40\n' >"$CONF/live.conf"
+kill -HUP "$DPID"
+check "reload into dry run is logged" wait_for 5 log_has "would set swappiness 23 -> 40"
+check "dry run after reload does not write" knob_is 23
+stop_daemon TERM || true
+check "exit after a reload into dry run restores the original" knob_is 60
+check "and removes the record" test ! -e $STATE/original
+
+# Reloading out of dry run: the original is recorded before the first write.
+printf '[daemon]\ninterval_ms = 100\ndry_run = yes\n' >"$CONF/live.conf"
+start_daemon -c "$CONF/live.conf"
+check "dry run start logs" wait_for 5 log_has "would set swappiness 60 -> 23"
+check "dry run start leaves no record" test ! -e $STATE/original
+cp "$CONF/fast.conf" "$CONF/live.conf"
+kill -HUP "$DPID"
+check "reload out of dry run writes" wait_for 5 knob_is 23
+check "reload out of dry run records the original" test "$(cat $STATE/original 2>/dev/null)" = 60
+stop_daemon TERM || true
+check "exit after leaving dry run restores" knob_is 60
 
 # A read-only knob: one error, not one per poll; the daemon keeps running.
 # (mount -o remount,bind,ro makes writes fail with EROFS.)
