@@ -20,6 +20,8 @@ enum config_key {
 	CONFIG_KEY_LIMITS_STEP,
 	CONFIG_KEY_LIMITS_SMOOTHING,
 	CONFIG_KEY_DAEMON_INTERVAL_MS,
+	CONFIG_KEY_DAEMON_BUSY_INTERVAL_MS,
+	CONFIG_KEY_DAEMON_PSI_TRIGGER_MS,
 	CONFIG_KEY_DAEMON_DRY_RUN,
 	CONFIG_KEY_DAEMON_ON_EXTERNAL_CHANGE,
 	CONFIG_KEY_DAEMON_DEBUG,
@@ -31,14 +33,18 @@ enum config_key {
 #define CONFIG_SMOOTHING_MAX 99	  /* 100 would never move */
 #define CONFIG_INTERVAL_MS_MIN 100
 #define CONFIG_INTERVAL_MS_MAX 3600000 /* one hour */
+#define CONFIG_PSI_WINDOW_MS 2000	/* the trigger window: unprivileged triggers need a multiple of 2 s */
+#define CONFIG_MAX_AUTO (-1)		/* max = auto: follow the swap devices */
 
 struct config {
 	enum policy_kind policy;
 	int min;
-	int max;
+	int max; /* CONFIG_MAX_AUTO or 0..200 */
 	int step;
 	int smoothing_pct;
-	unsigned interval_ms;
+	unsigned interval_ms;	   /* between polls while nothing happens */
+	unsigned busy_interval_ms; /* between polls while memory is under pressure */
+	unsigned psi_trigger_ms;   /* stall per second that wakes the daemon; 0: no trigger */
 	bool dry_run;
 	enum config_external on_external_change;
 	bool debug;

@@ -44,7 +44,8 @@ void journal_set_verbose(bool verbose);
 void journal_log(int priority, const char *msgid, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* Logs a decision record: MESSAGE plus SWAPPINESS, PREVIOUS, POLICY, APP_CENTILE,
- * SWAP_CENTILE, MAPPED_RATIO, DISTRESS, SWAP_TENDENCY (when result is set), REASON. */
+ * SWAP_CENTILE, MAPPED_RATIO, DISTRESS, SWAP_TENDENCY, REFAULT_FILE_PPS,
+ * REFAULT_ANON_PPS, SWAPIN_PPS, SCAN_PPS (when result is set), REASON. */
 void journal_decision(int priority, const char *msgid, const struct journal_decision *d, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 

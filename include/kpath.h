@@ -8,5 +8,7 @@
 #define KPATH_VMSTAT "/proc/vmstat"
 #define KPATH_PSI_MEMORY "/proc/pressure/memory"
 #define KPATH_SWAPPINESS "/proc/sys/vm/swappiness"
+#define KPATH_SWAPS "/proc/swaps"
+#define KPATH_ZSWAP_ENABLED "/sys/module/zswap/parameters/enabled"
 
 #endif

@@ -45,6 +45,19 @@ int parse_psi(const char *buf, size_t len, struct psi *ret);
  */
 uint32_t parse_keyed_u64(const char *buf, size_t len, const char *const *keys, size_t n, uint64_t *values);
 
+/* What /proc/swaps says about the swap devices. */
+struct swaps {
+	unsigned devices;
+	unsigned zram; /* of which /dev/zramN: compressed RAM, no disk behind */
+};
+
+/*
+ * Parses /proc/swaps held in buf[0..len): a header line, then one line per
+ * device ("Filename Type Size Used Priority"). Returns 0 and fills *ret,
+ * -EINVAL when the header is missing or a line has fewer than five fields.
+ */
+int parse_swaps(const char *buf, size_t len, struct swaps *ret);
+
 /*
  * Parses the leading "MAJOR.MINOR" of a kernel release string (uname -r).
  * Returns 0 and sets *ret_major and *ret_minor, -EINVAL otherwise.

@@ -33,6 +33,11 @@ struct sample {
 	/* /proc/pressure/memory */
 	bool has_psi;
 	struct psi psi;
+
+	/* /proc/swaps and zswap */
+	bool has_swaps;
+	struct swaps swaps;
+	bool zswap_enabled;
 };
 
 struct sampler;
@@ -42,6 +47,7 @@ enum sample_source {
 	SAMPLE_SOURCE_VMSTAT = 1 << 0,
 	SAMPLE_SOURCE_REFAULTS = 1 << 1,
 	SAMPLE_SOURCE_PSI = 1 << 2,
+	SAMPLE_SOURCE_SWAPS = 1 << 3,
 };
 
 /*
@@ -60,7 +66,20 @@ void sampler_free(struct sampler *s);
  */
 int sampler_read(struct sampler *s, struct sample *ret);
 
-/* The SAMPLE_SOURCE_ bits missing in the last read, and the errno of each. */
-unsigned sampler_missing(const struct sampler *s, int *ret_vmstat_err, int *ret_refault_err, int *ret_psi_err);
+/* The errno of each optional source in the last read (0: it was read). */
+struct sample_errors {
+	int vmstat, refaults, psi, swaps;
+};
+
+/* Returns the SAMPLE_SOURCE_ bits missing in the last read and fills *ret. */
+unsigned sampler_missing(const struct sampler *s, struct sample_errors *ret);
+
+/*
+ * The file descriptor of /proc/pressure/memory opened for a PSI trigger
+ * ("some STALL_US WINDOW_US"), which signals POLLPRI when tasks stall on memory
+ * for stall_us within window_us. Returns the fd (the caller closes it) or a
+ * negative errno (-EPERM without CAP_SYS_RESOURCE on kernels before 6.5).
+ */
+int sampler_psi_trigger(unsigned stall_us, unsigned window_us);
 
 #endif

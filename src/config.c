@@ -6,20 +6,23 @@
 
 #include "parse.h"
 
-/* Defaults: ck is the faithful rule until the benchmarks pick another; max 100
- * is the kernel's "equal cost" point (Documentation/admin-guide/sysctl/vm.rst);
- * a step of 5 keeps the knob from being rewritten for noise; 1 s polls follow a
- * pressure episode without costing anything measurable. */
+/* Defaults: ck is the faithful rule until the benchmarks pick another; max
+ * follows the swap devices (policy_device_max); a step of 5 keeps the knob from
+ * being rewritten for noise; a calm machine is polled every 5 s, one under
+ * pressure every second, and a PSI trigger (200 ms of stall in 2 s) wakes the
+ * daemon at once when pressure starts. */
 void
 config_defaults(struct config *ret)
 {
 	*ret = (struct config){
 		.policy = POLICY_CK,
 		.min = 0,
-		.max = 100,
+		.max = CONFIG_MAX_AUTO,
 		.step = 5,
 		.smoothing_pct = 0,
-		.interval_ms = 1000,
+		.interval_ms = 5000,
+		.busy_interval_ms = 1000,
+		.psi_trigger_ms = 200,
 		.dry_run = false,
 		.on_external_change = CONFIG_EXTERNAL_YIELD,
 		.debug = false,
@@ -37,6 +40,8 @@ static const struct {
 	[CONFIG_KEY_LIMITS_STEP] = { "limits", "step", "limits.step" },
 	[CONFIG_KEY_LIMITS_SMOOTHING] = { "limits", "smoothing", "limits.smoothing" },
 	[CONFIG_KEY_DAEMON_INTERVAL_MS] = { "daemon", "interval_ms", "daemon.interval_ms" },
+	[CONFIG_KEY_DAEMON_BUSY_INTERVAL_MS] = { "daemon", "busy_interval_ms", "daemon.busy_interval_ms" },
+	[CONFIG_KEY_DAEMON_PSI_TRIGGER_MS] = { "daemon", "psi_trigger_ms", "daemon.psi_trigger_ms" },
 	[CONFIG_KEY_DAEMON_DRY_RUN] = { "daemon", "dry_run", "daemon.dry_run" },
 	[CONFIG_KEY_DAEMON_ON_EXTERNAL_CHANGE] = { "daemon", "on_external_change", "daemon.on_external_change" },
 	[CONFIG_KEY_DAEMON_DEBUG] = { "daemon", "debug", "daemon.debug" },
@@ -115,7 +120,7 @@ config_set(struct config *c, const char *section, const char *key, const char *v
 	switch (k) {
 	case CONFIG_KEY_POLICY_NAME:
 		if (policy_from_name(value, &c->policy) < 0) {
-			snprintf(err, errlen, "key 'name': expected ck or tendency, got '%s'", value);
+			snprintf(err, errlen, "key 'name': expected ck, tendency or adaptive, got '%s'", value);
 			r = -EINVAL;
 		}
 		break;
@@ -123,7 +128,13 @@ config_set(struct config *c, const char *section, const char *key, const char *v
 		r = set_int(&c->min, key, value, 0, CONFIG_SWAPPINESS_MAX, err, errlen);
 		break;
 	case CONFIG_KEY_LIMITS_MAX:
+		if (strcmp(value, "auto") == 0) {
+			c->max = CONFIG_MAX_AUTO;
+			break;
+		}
 		r = set_int(&c->max, key, value, 0, CONFIG_SWAPPINESS_MAX, err, errlen);
+		if (r < 0)
+			snprintf(err, errlen, "key 'max': expected auto or 0..%d, got '%s'", CONFIG_SWAPPINESS_MAX, value);
 		break;
 	case CONFIG_KEY_LIMITS_STEP:
 		r = set_int(&c->step, key, value, 1, CONFIG_SWAPPINESS_MAX, err, errlen);
@@ -137,6 +148,23 @@ config_set(struct config *c, const char *section, const char *key, const char *v
 		r = set_int(&ms, key, value, CONFIG_INTERVAL_MS_MIN, CONFIG_INTERVAL_MS_MAX, err, errlen);
 		if (r == 0)
 			c->interval_ms = (unsigned)ms;
+		break;
+	}
+	case CONFIG_KEY_DAEMON_BUSY_INTERVAL_MS: {
+		int ms;
+
+		r = set_int(&ms, key, value, CONFIG_INTERVAL_MS_MIN, CONFIG_INTERVAL_MS_MAX, err, errlen);
+		if (r == 0)
+			c->busy_interval_ms = (unsigned)ms;
+		break;
+	}
+	case CONFIG_KEY_DAEMON_PSI_TRIGGER_MS: {
+		int ms;
+
+		/* The kernel wants a stall below the window (psi.rst). */
+		r = set_int(&ms, key, value, 0, CONFIG_PSI_WINDOW_MS - 1, err, errlen);
+		if (r == 0)
+			c->psi_trigger_ms = (unsigned)ms;
 		break;
 	}
 	case CONFIG_KEY_DAEMON_DRY_RUN:
@@ -166,7 +194,7 @@ config_set(struct config *c, const char *section, const char *key, const char *v
 int
 config_validate(const struct config *c, enum config_key *ret_key, char *err, size_t errlen)
 {
-	if (c->min > c->max) {
+	if (c->max != CONFIG_MAX_AUTO && c->min > c->max) {
 		snprintf(err, errlen, "key 'min': %d is greater than max %d", c->min, c->max);
 		*ret_key = CONFIG_KEY_LIMITS_MIN;
 		return -EINVAL;

@@ -32,6 +32,7 @@ struct daemon {
 	struct sampler *sampler;
 	struct knob knob;
 	struct regulator reg;
+	struct policy_state pstate;
 	struct sample prev, cur;
 	bool has_prev;
 	int kernel_max;
@@ -47,14 +48,38 @@ struct daemon {
 	unsigned missing_logged;
 	char status[192];
 	int lock_fd; /* held for the daemon's life */
+	int auto_max; /* the last max = auto resolved to */
+	bool busy;    /* the last poll saw pressure */
+	int psi_fd;   /* the PSI trigger, or -1 */
+	sd_event_source *psi_source;
+	unsigned psi_trigger_ms; /* what the trigger was armed with */
 };
 
+/* The configured max, or with max = auto the top of the range that suits the
+ * swap devices now (logged when it changes: swapon/swapoff, zram, zswap). */
+static int
+resolve_max(struct daemon *d, const struct sample *s)
+{
+	int max;
+
+	if (d->cfg.max != CONFIG_MAX_AUTO)
+		return d->cfg.max;
+	max = policy_device_max(s);
+	if (max != d->auto_max)
+		journal_log(d->auto_max ? LOG_NOTICE : LOG_DEBUG, NULL,
+			    "max = auto: %d (%u swap devices, %u on zram, zswap %s)", max, s->swaps.devices, s->swaps.zram,
+			    s->zswap_enabled ? "on" : "off");
+	d->auto_max = max;
+	return max;
+}
+
 static struct regulator_limits
-limits_of(const struct daemon *d)
+limits_of(const struct daemon *d, int max)
 {
 	return (struct regulator_limits){
-		.min = d->cfg.min,
-		.max = d->cfg.max,
+		/* A min above what max = auto allows yields to the devices' range. */
+		.min = d->cfg.min < max ? d->cfg.min : max,
+		.max = max,
 		.step = d->cfg.step,
 		.smoothing_pct = d->cfg.smoothing_pct,
 		.kernel_max = d->kernel_max,
@@ -90,22 +115,22 @@ set_status(struct daemon *d, const char *fmt, ...)
 static void
 log_missing_sources(struct daemon *d)
 {
-	int vm_err, rf_err, psi_err;
-	unsigned missing = sampler_missing(d->sampler, &vm_err, &rf_err, &psi_err);
+	struct sample_errors e;
+	unsigned missing = sampler_missing(d->sampler, &e);
 	unsigned changed = missing ^ d->missing_logged;
 
 	if (changed & SAMPLE_SOURCE_VMSTAT) {
 		if (missing & SAMPLE_SOURCE_VMSTAT)
 			journal_log(LOG_WARNING, MSGID_ERROR,
 				    "cannot read '%s' through libproc2: %s; reclaim efficiency is not used", KPATH_VMSTAT,
-				    strerror(vm_err));
+				    strerror(e.vmstat));
 		else
 			journal_log(LOG_INFO, NULL, "'%s' readable again", KPATH_VMSTAT);
 	}
 	if (changed & SAMPLE_SOURCE_REFAULTS) {
 		if (missing & SAMPLE_SOURCE_REFAULTS)
 			journal_log(LOG_INFO, NULL, "no workingset_refault_anon/_file in '%s': %s", KPATH_VMSTAT,
-				    rf_err == ENOENT ? "not in this kernel (5.9+)" : strerror(rf_err));
+				    e.refaults == ENOENT ? "not in this kernel (5.9+)" : strerror(e.refaults));
 		else
 			journal_log(LOG_INFO, NULL, "workingset refault counters available in '%s'", KPATH_VMSTAT);
 	}
@@ -113,9 +138,16 @@ log_missing_sources(struct daemon *d)
 		if (missing & SAMPLE_SOURCE_PSI)
 			journal_log(LOG_WARNING, MSGID_ERROR,
 				    "cannot read '%s': %s; distress uses reclaim efficiency only", KPATH_PSI_MEMORY,
-				    strerror(psi_err));
+				    strerror(e.psi));
 		else
 			journal_log(LOG_INFO, NULL, "'%s' readable again", KPATH_PSI_MEMORY);
+	}
+	if (changed & SAMPLE_SOURCE_SWAPS) {
+		if (missing & SAMPLE_SOURCE_SWAPS)
+			journal_log(LOG_WARNING, MSGID_ERROR, "cannot read '%s': %s; max = auto assumes disk swap",
+				    KPATH_SWAPS, strerror(e.swaps));
+		else
+			journal_log(LOG_INFO, NULL, "'%s' readable again", KPATH_SWAPS);
 	}
 	d->missing_logged = missing;
 }
@@ -178,7 +210,7 @@ poll_once(struct daemon *d)
 {
 	struct policy_result pr;
 	struct regulator_decision dec;
-	struct regulator_limits lim = limits_of(d);
+	struct regulator_limits lim;
 	int r, knob_value, current, readback;
 	const char *pname = policy_name(d->cfg.policy);
 
@@ -195,6 +227,7 @@ poll_once(struct daemon *d)
 		journal_log(LOG_INFO, NULL, "'%s' readable again", KPATH_MEMINFO);
 	d->sample_err = 0;
 	log_missing_sources(d);
+	lim = limits_of(d, resolve_max(d, &d->cur));
 
 	r = knob_read(&d->knob, &knob_value);
 	if (r < 0) {
@@ -207,13 +240,17 @@ poll_once(struct daemon *d)
 	if (d->yielded || check_external_change(d, knob_value))
 		goto done;
 
-	r = policy_evaluate(d->cfg.policy, d->has_prev ? &d->prev : NULL, &d->cur, &pr);
-	if (r < 0)
-		goto done;
+	r = policy_evaluate(d->cfg.policy, &d->pstate, d->has_prev ? &d->prev : NULL, &d->cur, &pr);
 	current = current_value(d, knob_value);
-	r = regulator_next(&d->reg, &lim, pr.target, current, &dec);
-	if (r < 0)
+	if (r >= 0)
+		r = regulator_next(&d->reg, &lim, pr.target, current, &dec);
+	if (r < 0) {
+		/* Cannot happen with a validated config; say so rather than go quiet. */
+		journal_log(LOG_ERR, MSGID_ERROR, "cannot decide: %s", strerror(-r));
 		goto done;
+	}
+	policy_observe(&d->pstate, dec.value);
+	d->busy = pr.active;
 
 	struct journal_decision jd = {
 		.policy = pname, .swappiness = dec.value, .previous = current, .result = &pr, .reason = pr.reason
@@ -252,6 +289,14 @@ done:
 	d->has_prev = true;
 }
 
+static unsigned
+next_interval_ms(const struct daemon *d)
+{
+	if (d->busy && d->cfg.busy_interval_ms < d->cfg.interval_ms)
+		return d->cfg.busy_interval_ms;
+	return d->cfg.interval_ms;
+}
+
 static int
 on_timer(sd_event_source *s, uint64_t usec, void *userdata)
 {
@@ -260,7 +305,8 @@ on_timer(sd_event_source *s, uint64_t usec, void *userdata)
 
 	(void)usec;
 	poll_once(d);
-	r = sd_event_source_set_time_relative(s, (uint64_t)d->cfg.interval_ms * 1000u);
+	/* Poll often while memory is under pressure, rarely while it is calm. */
+	r = sd_event_source_set_time_relative(s, (uint64_t)next_interval_ms(d) * 1000u);
 	if (r >= 0)
 		r = sd_event_source_set_enabled(s, SD_EVENT_ONESHOT);
 	if (r < 0) {
@@ -268,6 +314,21 @@ on_timer(sd_event_source *s, uint64_t usec, void *userdata)
 		return sd_event_exit(sd_event_source_get_event(s), r);
 	}
 	return 0;
+}
+
+/* "policy ck, limits 0..auto, step 5, interval 5000/1000 ms" into buf. */
+static const char *
+describe_config(const struct config *c, char *buf, size_t len)
+{
+	char max[8];
+
+	if (c->max == CONFIG_MAX_AUTO)
+		snprintf(max, sizeof(max), "auto");
+	else
+		snprintf(max, sizeof(max), "%d", c->max);
+	snprintf(buf, len, "policy %s, limits %d..%s, step %d, smoothing %d%%, interval %u ms (busy %u ms)",
+		 policy_name(c->policy), c->min, max, c->step, c->smoothing_pct, c->interval_ms, c->busy_interval_ms);
+	return buf;
 }
 
 static void
@@ -278,6 +339,82 @@ warn_limits(const struct daemon *d)
 			    d->cfg.min, d->cfg.max, d->kernel_max);
 }
 
+/* Polls now, from the timer's callback (so that it is re-armed as usual). */
+static void
+poll_soon(struct daemon *d)
+{
+	int r;
+
+	r = sd_event_source_set_time_relative(d->timer, 0);
+	if (r >= 0)
+		r = sd_event_source_set_enabled(d->timer, SD_EVENT_ONESHOT);
+	if (r < 0)
+		journal_log(LOG_ERR, MSGID_ERROR, "failed to re-arm the poll timer: %s", strerror(-r));
+}
+
+static void
+disarm_psi_trigger(struct daemon *d)
+{
+	d->psi_source = sd_event_source_disable_unref(d->psi_source);
+	if (d->psi_fd >= 0)
+		close(d->psi_fd);
+	d->psi_fd = -1;
+	d->psi_trigger_ms = 0;
+}
+
+static int
+on_psi(sd_event_source *s, int fd, uint32_t revents, void *userdata)
+{
+	struct daemon *d = userdata;
+
+	(void)s;
+	(void)fd;
+	if (revents & (EPOLLERR | EPOLLHUP)) {
+		journal_log(LOG_WARNING, MSGID_ERROR, "the PSI trigger on '%s' went away; polling on the timer only",
+			    KPATH_PSI_MEMORY);
+		disarm_psi_trigger(d);
+		return 0;
+	}
+	journal_log(LOG_DEBUG, NULL, "PSI trigger: memory stall over %u ms in %u ms", d->psi_trigger_ms,
+		    (unsigned)CONFIG_PSI_WINDOW_MS);
+	d->busy = true;
+	poll_soon(d);
+	return 0;
+}
+
+/* Arms (or re-arms, after a reload) the PSI trigger that wakes the daemon as
+ * soon as tasks stall on memory; without it the timer alone drives polls. */
+static void
+arm_psi_trigger(struct daemon *d)
+{
+	int fd, r;
+
+	if (d->cfg.psi_trigger_ms == d->psi_trigger_ms)
+		return;
+	disarm_psi_trigger(d);
+	if (d->cfg.psi_trigger_ms == 0)
+		return;
+	fd = sampler_psi_trigger(d->cfg.psi_trigger_ms * 1000u, CONFIG_PSI_WINDOW_MS * 1000u);
+	if (fd < 0) {
+		journal_log(LOG_WARNING, NULL, "no PSI trigger on '%s': %s; polling every %u ms", KPATH_PSI_MEMORY,
+			    fd == -ENOTSUP ? "not procfs" : strerror(-fd), d->cfg.busy_interval_ms);
+		/* Without a wake-up, the calm interval would be the reaction time. */
+		d->cfg.interval_ms = d->cfg.busy_interval_ms < d->cfg.interval_ms ? d->cfg.busy_interval_ms
+										 : d->cfg.interval_ms;
+		return;
+	}
+	r = sd_event_add_io(d->event, &d->psi_source, fd, EPOLLPRI, on_psi, d);
+	if (r < 0) {
+		close(fd);
+		journal_log(LOG_WARNING, MSGID_ERROR, "cannot watch the PSI trigger: %s", strerror(-r));
+		return;
+	}
+	d->psi_fd = fd;
+	d->psi_trigger_ms = d->cfg.psi_trigger_ms;
+	journal_log(LOG_INFO, NULL, "PSI trigger armed: some %u ms per %u ms", d->psi_trigger_ms,
+		    (unsigned)CONFIG_PSI_WINDOW_MS);
+}
+
 static void
 apply_config(struct daemon *d, const struct config *cfg)
 {
@@ -285,6 +422,7 @@ apply_config(struct daemon *d, const struct config *cfg)
 	d->dry_run = d->opt.dry_run || cfg->dry_run;
 	journal_set_verbose(d->opt.verbose || cfg->debug);
 	regulator_reset(&d->reg);
+	d->pstate = (struct policy_state){ 0 };
 }
 
 /* Records the knob's value as the one to restore on exit, so that a crash
@@ -309,6 +447,7 @@ on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
 	struct daemon *d = userdata;
 	struct config cfg;
 	struct timespec ts;
+	char desc[160];
 	bool was_dry_run;
 	int r, knob_value;
 
@@ -329,6 +468,7 @@ on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
 	}
 	was_dry_run = d->dry_run;
 	apply_config(d, &cfg);
+	arm_psi_trigger(d);
 	warn_limits(d);
 	if (knob_read(&d->knob, &knob_value) == 0) {
 		if (d->yielded) {
@@ -345,15 +485,10 @@ on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
 		}
 		set_status(d, "reloaded; swappiness %d", knob_value);
 	}
-	journal_log(LOG_NOTICE, MSGID_RELOAD, "reloaded '%s': policy %s, limits %d..%d, step %d, interval %u ms%s",
-		    d->opt.config_path, policy_name(d->cfg.policy), d->cfg.min, d->cfg.max, d->cfg.step,
-		    d->cfg.interval_ms, d->dry_run ? ", dry run" : "");
+	journal_log(LOG_NOTICE, MSGID_RELOAD, "reloaded '%s': %s%s", d->opt.config_path,
+		    describe_config(&d->cfg, desc, sizeof(desc)), d->dry_run ? ", dry run" : "");
 	/* Apply the new configuration now rather than at the next tick. */
-	r = sd_event_source_set_time_relative(d->timer, 0);
-	if (r >= 0)
-		r = sd_event_source_set_enabled(d->timer, SD_EVENT_ONESHOT);
-	if (r < 0)
-		journal_log(LOG_ERR, MSGID_ERROR, "failed to re-arm the poll timer: %s", strerror(-r));
+	poll_soon(d);
 	(void)sd_notify(0, "READY=1");
 	return 0;
 }
@@ -499,6 +634,7 @@ finish(struct daemon *d)
 {
 	knob_close(&d->knob);
 	sampler_free(d->sampler);
+	disarm_psi_trigger(d);
 	sd_event_source_unref(d->timer);
 	sd_event_unref(d->event);
 	if (d->lock_fd >= 0)
@@ -508,7 +644,7 @@ finish(struct daemon *d)
 int
 daemon_once(const struct daemon_options *opt, const struct config *cfg, FILE *out)
 {
-	struct daemon d = { .lock_fd = -1 };
+	struct daemon d = { .lock_fd = -1, .psi_fd = -1 };
 	struct policy_result pr;
 	struct regulator_decision dec;
 	struct regulator_limits lim;
@@ -524,12 +660,14 @@ daemon_once(const struct daemon_options *opt, const struct config *cfg, FILE *ou
 			    r == -ENODATA ? "no MemTotal" : strerror(-r));
 		goto out;
 	}
-	lim = limits_of(&d);
-	r = policy_evaluate(d.cfg.policy, NULL, &d.cur, &pr);
+	lim = limits_of(&d, resolve_max(&d, &d.cur));
+	r = policy_evaluate(d.cfg.policy, NULL, NULL, &d.cur, &pr);
 	if (r >= 0)
 		r = regulator_next(&d.reg, &lim, pr.target, d.expected, &dec);
-	if (r < 0)
+	if (r < 0) {
+		journal_log(LOG_ERR, MSGID_ERROR, "cannot decide: %s", strerror(-r));
 		goto out;
+	}
 	if (dec.verdict == REGULATOR_WRITE && !d.dry_run) {
 		r = knob_write(&d.knob, dec.value, &readback);
 		if (r < 0) {
@@ -540,9 +678,9 @@ daemon_once(const struct daemon_options *opt, const struct config *cfg, FILE *ou
 	}
 	fprintf(out,
 		"policy=%s swappiness=%d previous=%d app_centile=%d swap_centile=%d mapped_ratio=%d distress=%d "
-		"swap_tendency=%d target=%d verdict=%s dry_run=%s written=%s\n",
+		"swap_tendency=%d target=%d max=%d verdict=%s dry_run=%s written=%s\n",
 		policy_name(d.cfg.policy), dec.value, d.expected, pr.app_centile, pr.swap_centile, pr.mapped_ratio,
-		pr.distress, pr.swap_tendency, pr.target, regulator_verdict_name(dec.verdict),
+		pr.distress, pr.swap_tendency, pr.target, lim.max, regulator_verdict_name(dec.verdict),
 		d.dry_run ? "yes" : "no", written ? "yes" : "no");
 	if (fflush(out) != 0)
 		r = -errno;
@@ -554,7 +692,8 @@ out:
 int
 daemon_run(const struct daemon_options *opt, const struct config *cfg)
 {
-	struct daemon d = { .lock_fd = -1 };
+	struct daemon d = { .lock_fd = -1, .psi_fd = -1 };
+	char desc[160];
 	int r, holder;
 
 	r = start(&d, opt, cfg);
@@ -579,9 +718,9 @@ daemon_run(const struct daemon_options *opt, const struct config *cfg)
 		journal_log(LOG_ERR, MSGID_ERROR, "failed to set up the event loop: %s", strerror(-r));
 		goto out;
 	}
-	journal_log(LOG_INFO, MSGID_START, "started: policy %s, limits %d..%d, step %d, interval %u ms, original %d%s",
-		    policy_name(d.cfg.policy), d.cfg.min, d.cfg.max, d.cfg.step, d.cfg.interval_ms, d.original,
-		    d.dry_run ? ", dry run" : "");
+	arm_psi_trigger(&d);
+	journal_log(LOG_INFO, MSGID_START, "started: %s, original %d%s", describe_config(&d.cfg, desc, sizeof(desc)),
+		    d.original, d.dry_run ? ", dry run" : "");
 	set_status(&d, "started; swappiness %d", d.expected);
 	(void)sd_notify(0, "READY=1");
 	r = sd_event_loop(d.event);

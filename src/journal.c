@@ -51,8 +51,8 @@ priority_name(int priority)
 }
 
 /* At most this many fields in one record (MESSAGE, PRIORITY, MESSAGE_ID, the
- * identifier and nine decision fields). */
-#define MAX_FIELDS 16
+ * identifier and up to fourteen decision fields). */
+#define MAX_FIELDS 24
 #define FIELD_BYTES 192
 
 struct record {
@@ -148,6 +148,10 @@ journal_decision(int priority, const char *msgid, const struct journal_decision 
 		add(&rec, "MAPPED_RATIO=%d", r->mapped_ratio);
 		add(&rec, "DISTRESS=%d", r->distress);
 		add(&rec, "SWAP_TENDENCY=%d", r->swap_tendency);
+		add(&rec, "REFAULT_FILE_PPS=%llu", (unsigned long long)r->file_refault_pps);
+		add(&rec, "REFAULT_ANON_PPS=%llu", (unsigned long long)r->anon_refault_pps);
+		add(&rec, "SWAPIN_PPS=%llu", (unsigned long long)r->swapin_pps);
+		add(&rec, "SCAN_PPS=%llu", (unsigned long long)r->scan_pps);
 	}
 	add(&rec, "REASON=%s", d->reason);
 	emit(priority, &rec, 1);

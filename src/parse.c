@@ -194,6 +194,45 @@ parse_keyed_u64(const char *buf, size_t len, const char *const *keys, size_t n, 
 }
 
 int
+parse_swaps(const char *buf, size_t len, struct swaps *ret)
+{
+	struct swaps sw = { 0 };
+	const char *p = buf, *end = buf + len;
+	bool header = true;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *eol = nl ? nl : end;
+		unsigned fields = 0;
+		bool in_field = false;
+
+		for (const char *q = p; q < eol; q++) {
+			bool blank = *q == ' ' || *q == '\t';
+
+			if (!blank && !in_field)
+				fields++;
+			in_field = !blank;
+		}
+		if (header) {
+			if (eol - p < 8 || memcmp(p, "Filename", 8) != 0)
+				return -EINVAL;
+			header = false;
+		} else if (fields > 0) {
+			if (fields < 5)
+				return -EINVAL;
+			sw.devices++;
+			if (eol - p > 9 && memcmp(p, "/dev/zram", 9) == 0)
+				sw.zram++;
+		}
+		p = nl ? nl + 1 : end;
+	}
+	if (header)
+		return -EINVAL;
+	*ret = sw;
+	return 0;
+}
+
+int
 parse_kernel_release(const char *release, unsigned *ret_major, unsigned *ret_minor)
 {
 	const char *p = release, *end = release + strlen(release);

@@ -7,6 +7,7 @@
 static const char *const policy_names[POLICY_COUNT] = {
 	[POLICY_CK] = "ck",
 	[POLICY_TENDENCY] = "tendency",
+	[POLICY_ADAPTIVE] = "adaptive",
 };
 
 const char *
@@ -94,9 +95,134 @@ reclaim_distress(const struct sample *prev, const struct sample *cur)
 	return 100 - policy_pct(stolen, scanned);
 }
 
+/* Pages per second from a counter's change over dt_us microseconds. */
+static uint64_t
+rate_pps(uint64_t now, uint64_t before, uint64_t dt_us)
+{
+	unsigned __int128 r;
+
+	if (dt_us == 0)
+		return 0;
+	r = (unsigned __int128)delta(now, before) * 1000000u / dt_us;
+	return r > UINT64_MAX ? UINT64_MAX : (uint64_t)r;
+}
+
+static void
+compute_rates(const struct sample *prev, const struct sample *cur, struct policy_result *r)
+{
+	uint64_t dt;
+
+	if (!prev || cur->time_us <= prev->time_us)
+		return;
+	dt = cur->time_us - prev->time_us;
+	if (prev->has_refaults && cur->has_refaults) {
+		r->file_refault_pps = rate_pps(cur->refault_file_pages, prev->refault_file_pages, dt);
+		r->anon_refault_pps = rate_pps(cur->refault_anon_pages, prev->refault_anon_pages, dt);
+	}
+	if (prev->has_vmstat && cur->has_vmstat) {
+		r->swapin_pps = rate_pps(cur->pswpin_pages, prev->pswpin_pages, dt);
+		r->scan_pps = rate_pps(cur->pgscan_pages, prev->pgscan_pages, dt);
+	}
+}
+
+static int
+clamp_int(int v, int lo, int hi)
+{
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+/*
+ * The adaptive controller: file refaults mean the kernel threw away cache that
+ * was needed again (swap more: up); swap-ins and anon refaults mean it swapped
+ * out memory that was needed again (swap less: down). While reclaim goes on
+ * without either kind dominating it holds still; with nothing being reclaimed
+ * it drifts back to ck. Free swap caps it at swap_centile while half the swap
+ * or more is in use, and at swap_centile^2 / 50 (up to 200) beyond: no swap,
+ * no swapping.
+ */
+/* Records a move in direction dir (+1 up, -1 down) and returns its size. */
+static int
+adaptive_step(struct policy_state *state, int dir, int base)
+{
+	int halvings = 0, step;
+
+	if (state) {
+		if (state->last_dir == -dir && state->halvings < POLICY_ADAPTIVE_MAX_HALVINGS)
+			state->halvings++;
+		else if (state->last_dir == dir)
+			state->halvings = 0; /* a trend, not a swing: full steps again */
+		state->last_dir = dir;
+		halvings = state->halvings;
+	}
+	step = base >> halvings;
+	return step < 1 ? 1 : step;
+}
+
+static void
+adaptive(struct policy_state *state, struct policy_result *r)
+{
+	uint64_t file = r->file_refault_pps;
+	uint64_t anon = r->anon_refault_pps > r->swapin_pps ? r->anon_refault_pps : r->swapin_pps;
+	int from = state && state->has_value ? state->value : r->ck;
+	/* max(sc, sc^2 / 50): ck's ceiling while swap is half used or more, opening
+	 * up to 200 as swap empties. */
+	int ceiling = r->swap_centile * r->swap_centile / 50 > r->swap_centile ? r->swap_centile * r->swap_centile / 50
+									      : r->swap_centile;
+	int base = POLICY_ADAPTIVE_STEP_BASE + r->distress / 4, step;
+	int to;
+
+	if (file >= POLICY_ADAPTIVE_ACTIVE_PPS && file > POLICY_ADAPTIVE_DOMINANCE * anon) {
+		step = adaptive_step(state, +1, base);
+		to = from + step;
+		snprintf(r->reason, sizeof(r->reason), "up %d: file refaults %llu/s, swap-ins %llu/s", step,
+			 (unsigned long long)file, (unsigned long long)anon);
+	} else if (anon >= POLICY_ADAPTIVE_ACTIVE_PPS && anon > POLICY_ADAPTIVE_DOMINANCE * file) {
+		step = adaptive_step(state, -1, base);
+		to = from - step;
+		snprintf(r->reason, sizeof(r->reason), "down %d: swap-ins %llu/s, file refaults %llu/s", step,
+			 (unsigned long long)anon, (unsigned long long)file);
+	} else if (file < POLICY_ADAPTIVE_ACTIVE_PPS && anon < POLICY_ADAPTIVE_ACTIVE_PPS &&
+		   r->scan_pps < POLICY_ADAPTIVE_ACTIVE_PPS) {
+		/* Nothing is being reclaimed: no evidence either way, go home. */
+		int gap = r->ck - from;
+
+		to = from + clamp_int(gap, -POLICY_ADAPTIVE_DRIFT, POLICY_ADAPTIVE_DRIFT);
+		snprintf(r->reason, sizeof(r->reason), "%s: no refaults, ck %d", gap == 0 ? "rest" : "drift to ck",
+			 r->ck);
+	} else {
+		to = from;
+		snprintf(r->reason, sizeof(r->reason), "hold: file refaults %llu/s, swap-ins %llu/s",
+			 (unsigned long long)file, (unsigned long long)anon);
+	}
+	if (to > ceiling) {
+		to = ceiling;
+		if (strlen(r->reason) + 24 < sizeof(r->reason))
+			snprintf(r->reason + strlen(r->reason), sizeof(r->reason) - strlen(r->reason),
+				 "; free swap caps at %d", ceiling);
+	}
+	r->target = clamp_int(to, 0, 200);
+}
+
 int
-policy_evaluate(enum policy_kind kind, const struct sample *prev, const struct sample *cur,
-		struct policy_result *ret)
+policy_device_max(const struct sample *s)
+{
+	if (s->has_swaps && s->swaps.devices > 0 && s->swaps.zram == s->swaps.devices)
+		return 200;
+	if (s->zswap_enabled)
+		return 133;
+	return 100;
+}
+
+void
+policy_observe(struct policy_state *state, int value)
+{
+	state->has_value = true;
+	state->value = value;
+}
+
+int
+policy_evaluate(enum policy_kind kind, struct policy_state *state, const struct sample *prev,
+		const struct sample *cur, struct policy_result *ret)
 {
 	struct policy_result r = { 0 };
 	uint64_t reclaimable, shmem;
@@ -117,6 +243,9 @@ policy_evaluate(enum policy_kind kind, const struct sample *prev, const struct s
 	r.reclaim_distress = reclaim_distress(prev, cur);
 	r.distress = r.psi_distress > r.reclaim_distress ? r.psi_distress : r.reclaim_distress;
 	r.swap_tendency = r.mapped_ratio / 2 + r.distress + r.ck;
+	compute_rates(prev, cur, &r);
+	r.active = r.distress > 0 || r.file_refault_pps >= POLICY_ADAPTIVE_ACTIVE_PPS ||
+		   r.anon_refault_pps >= POLICY_ADAPTIVE_ACTIVE_PPS || r.swapin_pps >= POLICY_ADAPTIVE_ACTIVE_PPS;
 
 	switch (kind) {
 	case POLICY_CK:
@@ -131,6 +260,9 @@ policy_evaluate(enum policy_kind kind, const struct sample *prev, const struct s
 		r.target = r.swap_tendency;
 		snprintf(r.reason, sizeof(r.reason), "mapped %d%%/2 + distress %d + ck %d", r.mapped_ratio,
 			 r.distress, r.ck);
+		break;
+	case POLICY_ADAPTIVE:
+		adaptive(state, &r);
 		break;
 	default:
 		return -EINVAL;

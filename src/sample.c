@@ -4,8 +4,11 @@
 #include <fcntl.h>
 #include <libproc2/meminfo.h>
 #include <libproc2/vmstat.h>
+#include <linux/magic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -15,6 +18,8 @@
  * in its first half. */
 #define VMSTAT_BUF_BYTES 16384
 #define PSI_BUF_BYTES 256
+/* About 60 bytes a device: room for dozens. */
+#define SWAPS_BUF_BYTES 4096
 
 static enum meminfo_item meminfo_items[] = {
 	MEMINFO_MEM_TOTAL, MEMINFO_MEM_FREE,   MEMINFO_MEM_BUFFERS, MEMINFO_MEM_CACHED,
@@ -36,10 +41,13 @@ struct sampler {
 	struct vmstat_info *vmstat;
 	int vmstat_fd;
 	int psi_fd;
-	int vmstat_err, refault_err, psi_err;
+	int swaps_fd;
+	int zswap_fd;
+	struct sample_errors err;
 	unsigned missing;
 	char vmstat_buf[VMSTAT_BUF_BYTES];
 	char psi_buf[PSI_BUF_BYTES];
+	char swaps_buf[SWAPS_BUF_BYTES];
 };
 
 int
@@ -53,6 +61,8 @@ sampler_new(struct sampler **ret)
 		return -ENOMEM;
 	s->vmstat_fd = -1;
 	s->psi_fd = -1;
+	s->swaps_fd = -1;
+	s->zswap_fd = -1;
 	r = procps_meminfo_new(&s->meminfo);
 	if (r < 0) {
 		free(s);
@@ -62,14 +72,19 @@ sampler_new(struct sampler **ret)
 	r = procps_vmstat_new(&s->vmstat);
 	if (r < 0) {
 		s->vmstat = NULL;
-		s->vmstat_err = -r;
+		s->err.vmstat = -r;
 	}
 	s->vmstat_fd = open(KPATH_VMSTAT, O_RDONLY | O_CLOEXEC);
 	if (s->vmstat_fd < 0)
-		s->refault_err = errno;
+		s->err.refaults = errno;
 	s->psi_fd = open(KPATH_PSI_MEMORY, O_RDONLY | O_CLOEXEC);
 	if (s->psi_fd < 0)
-		s->psi_err = errno;
+		s->err.psi = errno;
+	s->swaps_fd = open(KPATH_SWAPS, O_RDONLY | O_CLOEXEC);
+	if (s->swaps_fd < 0)
+		s->err.swaps = errno;
+	/* Absent when zswap is not built in: then it is simply off. */
+	s->zswap_fd = open(KPATH_ZSWAP_ENABLED, O_RDONLY | O_CLOEXEC);
 	*ret = s;
 	return 0;
 }
@@ -87,6 +102,10 @@ sampler_free(struct sampler *s)
 		close(s->vmstat_fd);
 	if (s->psi_fd >= 0)
 		close(s->psi_fd);
+	if (s->swaps_fd >= 0)
+		close(s->swaps_fd);
+	if (s->zswap_fd >= 0)
+		close(s->zswap_fd);
 	free(s);
 }
 
@@ -113,10 +132,10 @@ read_vmstat(struct sampler *s, struct sample *out)
 	/* select() re-reads the file each call; get() would cache it for a second. */
 	st = procps_vmstat_select(s->vmstat, vmstat_items, sizeof(vmstat_items) / sizeof(vmstat_items[0]));
 	if (!st) {
-		s->vmstat_err = errno ? errno : EIO;
+		s->err.vmstat = errno ? errno : EIO;
 		return;
 	}
-	s->vmstat_err = 0;
+	s->err.vmstat = 0;
 	out->has_vmstat = true;
 	out->pgscan_pages = st->head[VM_SCAN_KSWAPD].result.ul_int + st->head[VM_SCAN_DIRECT].result.ul_int;
 	out->pgsteal_pages = st->head[VM_STEAL_KSWAPD].result.ul_int + st->head[VM_STEAL_DIRECT].result.ul_int;
@@ -134,14 +153,14 @@ read_refaults(struct sampler *s, struct sample *out)
 		return;
 	n = read_at0(s->vmstat_fd, s->vmstat_buf, sizeof(s->vmstat_buf));
 	if (n < 0) {
-		s->refault_err = (int)-n;
+		s->err.refaults = (int)-n;
 		return;
 	}
 	if (parse_keyed_u64(s->vmstat_buf, (size_t)n, refault_keys, 2, v) != 3) {
-		s->refault_err = ENOENT;
+		s->err.refaults = ENOENT;
 		return;
 	}
-	s->refault_err = 0;
+	s->err.refaults = 0;
 	out->has_refaults = true;
 	out->refault_anon_pages = v[0];
 	out->refault_file_pages = v[1];
@@ -158,15 +177,66 @@ read_psi(struct sampler *s, struct sample *out)
 	 * with EOPNOTSUPP. */
 	n = read_at0(s->psi_fd, s->psi_buf, sizeof(s->psi_buf));
 	if (n < 0) {
-		s->psi_err = (int)-n;
+		s->err.psi = (int)-n;
 		return;
 	}
 	if (parse_psi(s->psi_buf, (size_t)n, &out->psi) < 0) {
-		s->psi_err = EINVAL;
+		s->err.psi = EINVAL;
 		return;
 	}
-	s->psi_err = 0;
+	s->err.psi = 0;
 	out->has_psi = true;
+}
+
+static void
+read_swaps(struct sampler *s, struct sample *out)
+{
+	char buf[8];
+	ssize_t n;
+
+	if (s->swaps_fd >= 0) {
+		n = read_at0(s->swaps_fd, s->swaps_buf, sizeof(s->swaps_buf));
+		if (n < 0)
+			s->err.swaps = (int)-n;
+		else if (parse_swaps(s->swaps_buf, (size_t)n, &out->swaps) < 0)
+			s->err.swaps = EINVAL;
+		else {
+			s->err.swaps = 0;
+			out->has_swaps = true;
+		}
+	}
+	if (s->zswap_fd >= 0) {
+		n = read_at0(s->zswap_fd, buf, sizeof(buf));
+		out->zswap_enabled = n > 0 && (buf[0] == 'Y' || buf[0] == 'y' || buf[0] == '1');
+	}
+}
+
+int
+sampler_psi_trigger(unsigned stall_us, unsigned window_us)
+{
+	char buf[64];
+	int fd, len;
+
+	struct statfs sfs;
+
+	fd = open(KPATH_PSI_MEMORY, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	/* Only procfs turns the write into a trigger; on a stand-in file (tests)
+	 * it would overwrite the content. */
+	if (fstatfs(fd, &sfs) < 0 || sfs.f_type != PROC_SUPER_MAGIC) {
+		close(fd);
+		return -ENOTSUP;
+	}
+	/* The trigger is the write, including its terminating NUL (psi.rst). */
+	len = snprintf(buf, sizeof(buf), "some %u %u", stall_us, window_us);
+	if (write(fd, buf, (size_t)len + 1) < 0) {
+		int r = -errno;
+
+		close(fd);
+		return r;
+	}
+	return fd;
 }
 
 int
@@ -197,18 +267,17 @@ sampler_read(struct sampler *s, struct sample *ret)
 	read_vmstat(s, &out);
 	read_refaults(s, &out);
 	read_psi(s, &out);
+	read_swaps(s, &out);
 
 	s->missing = (out.has_vmstat ? 0u : SAMPLE_SOURCE_VMSTAT) | (out.has_refaults ? 0u : SAMPLE_SOURCE_REFAULTS) |
-		     (out.has_psi ? 0u : SAMPLE_SOURCE_PSI);
+		     (out.has_psi ? 0u : SAMPLE_SOURCE_PSI) | (out.has_swaps ? 0u : SAMPLE_SOURCE_SWAPS);
 	*ret = out;
 	return 0;
 }
 
 unsigned
-sampler_missing(const struct sampler *s, int *ret_vmstat_err, int *ret_refault_err, int *ret_psi_err)
+sampler_missing(const struct sampler *s, struct sample_errors *ret)
 {
-	*ret_vmstat_err = s->vmstat_err;
-	*ret_refault_err = s->refault_err;
-	*ret_psi_err = s->psi_err;
+	*ret = s->err;
 	return s->missing;
 }

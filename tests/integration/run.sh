@@ -21,7 +21,8 @@ WORK=$(mktemp -d /tmp/autoswappiness-it.XXXXXX)
 PIDS=()
 cleanup() {
 	for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null || true; done
-	umount /proc/meminfo /proc/vmstat /proc/pressure/memory /proc/sys/vm/swappiness /run 2>/dev/null || true
+	umount /proc/meminfo /proc/vmstat /proc/pressure/memory /proc/sys/vm/swappiness /proc/swaps \
+		/sys/module/zswap/parameters/enabled /run 2>/dev/null || true
 	rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -37,7 +38,18 @@ check() { # check DESCRIPTION COMMAND...
 }
 
 DATA=$TOP/tests/data/proc
-M=$WORK/meminfo V=$WORK/vmstat P=$WORK/psi K=$WORK/swappiness
+M=$WORK/meminfo V=$WORK/vmstat P=$WORK/psi K=$WORK/swappiness S=$WORK/swaps Z=$WORK/zswap
+
+# put NEW FAKE: replaces FAKE's content in place (the bind mount points at its
+# inode). When the length is the same, without truncating first, so that the
+# daemon never reads a half-empty file (the fixtures keep their widths fixed).
+put() {
+	if [ -e "$2" ] && [ "$(stat -c %s "$1")" = "$(stat -c %s "$2")" ]; then
+		dd if="$1" of="$2" conv=notrunc status=none
+	else
+		cat "$1" >"$2"
+	fi
+}
 
 # fake_meminfo TOTAL FREE BUFFERS CACHED SHMEM MAPPED SWAPTOTAL SWAPFREE (kB):
 # a real capture with these eight lines replaced.
@@ -54,8 +66,25 @@ fake_meminfo() {
 		/^SwapTotal:/ { put("SwapTotal", st); next }
 		/^SwapFree:/ { put("SwapFree", sf); next }
 		{ print }' "$DATA/meminfo.host-idle" >"$tmp"
-	# Same inode (the bind mount points at it), one write.
-	cat "$tmp" >"$M"
+	put "$tmp" "$M"
+}
+# fake_vmstat FILE_REFAULTS ANON_REFAULTS PSWPIN PGSCAN PGSTEAL: cumulative counters.
+fake_vmstat() {
+	awk -v f="$1" -v a="$2" -v i="$3" -v sc="$4" -v st="$5" '
+		/^workingset_refault_file / { printf "workingset_refault_file %012d\n", f; next }
+		/^workingset_refault_anon / { printf "workingset_refault_anon %012d\n", a; next }
+		/^pswpin / { printf "pswpin %012d\n", i; next }
+		/^pgscan_kswapd / { printf "pgscan_kswapd %012d\n", sc; next }
+		/^pgsteal_kswapd / { printf "pgsteal_kswapd %012d\n", st; next }
+		{ print }' "$DATA/vmstat.host-idle" >"$WORK/vmstat.new"
+	put "$WORK/vmstat.new" "$V"
+}
+fake_swaps() { # fake_swaps DEVICE...
+	{
+		printf 'Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n'
+		for dev in "$@"; do printf '%s\tpartition\t1000000\t0\t-2\n' "$dev"; done
+	} >"$WORK/swaps.new"
+	put "$WORK/swaps.new" "$S"
 }
 knob() { cat "$K"; }
 set_knob() { echo "$1" >"$K"; }
@@ -64,7 +93,11 @@ cp "$DATA/vmstat.host-idle" "$V"
 cp "$DATA/pressure-memory.host-idle" "$P"
 fake_meminfo 1000000 300000 50000 250000 0 100000 1000000 230000
 echo 60 >"$K"
+fake_swaps /dev/vdb
+echo N >"$Z"
 mount --bind "$M" /proc/meminfo
+mount --bind "$S" /proc/swaps
+mount --bind "$Z" /sys/module/zswap/parameters/enabled
 mount --bind "$V" /proc/vmstat
 mount --bind "$P" /proc/pressure/memory
 mount --bind "$K" /proc/sys/vm/swappiness
@@ -91,7 +124,7 @@ CFG
 # --- --once -----------------------------------------------------------------
 # app = 100 - 100*(300000+50000+250000)/1000000 = 40; swap = 23; ck = 23.
 out=$("$BIN" --once -c "$CONF/fast.conf" 2>"$WORK/err")
-check "--once prints the decision" test "$out" = "policy=ck swappiness=23 previous=60 app_centile=40 swap_centile=23 mapped_ratio=10 distress=0 swap_tendency=28 target=23 verdict=write dry_run=no written=yes"
+check "--once prints the decision" test "$out" = "policy=ck swappiness=23 previous=60 app_centile=40 swap_centile=23 mapped_ratio=10 distress=0 swap_tendency=28 target=23 max=100 verdict=write dry_run=no written=yes"
 check "--once writes the knob" test "$(knob)" = 23
 
 set_knob 60
@@ -115,6 +148,25 @@ printf 'some avg10=30.00 avg60=0.00 avg300=0.00 total=1000\nfull avg10=0.00 avg6
 out=$("$BIN" --once --dry-run -c "$CONF/tendency.conf")
 check "--once tendency with PSI distress" grep -q 'distress=30 swap_tendency=58 target=58' <<<"$out"
 cp "$DATA/pressure-memory.host-idle" "$P"
+
+# max = auto follows the swap devices: disk 100, zswap 133, all zram 200.
+printf '[policy]\nname = tendency\n[limits]\nmin = 200\n' >"$CONF/min200.conf"
+out=$("$BIN" --once --dry-run -c "$CONF/min200.conf")
+check "max = auto on disk swap is 100" grep -q 'swappiness=100 .* max=100 ' <<<"$out"
+echo Y >"$Z"
+out=$("$BIN" --once --dry-run -c "$CONF/min200.conf")
+check "max = auto with zswap is 133" grep -q 'swappiness=133 .* max=133 ' <<<"$out"
+echo N >"$Z"
+fake_swaps /dev/zram0 /dev/zram1
+out=$("$BIN" --once --dry-run -c "$CONF/min200.conf")
+check "max = auto with all swap on zram is 200" grep -q 'swappiness=200 .* max=200 ' <<<"$out"
+printf '[policy]\nname = tendency\n[limits]\nmin = 150\nmax = 150\n' >"$CONF/pinned.conf"
+out=$("$BIN" --once --dry-run -c "$CONF/pinned.conf")
+check "a pinned max is kept on zram" grep -q 'swappiness=150 .* max=150 ' <<<"$out"
+fake_swaps /dev/vdb
+printf '[policy]\nname = adaptive\n' >"$CONF/adaptive-once.conf"
+out=$("$BIN" --once --dry-run -c "$CONF/adaptive-once.conf")
+check "--once adaptive has no history: rests at ck" grep -q '^policy=adaptive swappiness=23 .*target=23 ' <<<"$out"
 
 # No swap: ck is 0.
 fake_meminfo 1000000 300000 50000 250000 0 100000 0 0
@@ -158,7 +210,7 @@ expect_rc() { # expect_rc WANT DESCRIPTION COMMAND...
 expect_rc 0 "-n on a good config" "$BIN" -n -c "$CONF/fast.conf"
 check "-n prints configuration OK" grep -qx 'configuration OK' "$WORK/out"
 expect_rc 78 "-n on a bad config" "$BIN" -n -c "$CONF/bad.conf"
-check "-n reports every error with path:line" bash -c "grep -q '^$CONF/bad.conf:2: key .max.: expected 0..200, got .300.' '$WORK/err' && grep -q '^$CONF/bad.conf:4: unknown key .bogus.' '$WORK/err'"
+check "-n reports every error with path:line" bash -c "grep -q '^$CONF/bad.conf:2: key .max.: expected auto or 0..200, got .300.' '$WORK/err' && grep -q '^$CONF/bad.conf:4: unknown key .bogus.' '$WORK/err'"
 expect_rc 78 "--check-config on a missing -c file" "$BIN" --check-config -c "$CONF/missing.conf"
 check "missing config names the file" grep -q "$CONF/missing.conf: No such file or directory" "$WORK/err"
 expect_rc 78 "daemon refuses a bad config" "$BIN" --foreground -c "$CONF/bad.conf"
@@ -203,7 +255,7 @@ cp "$CONF/fast.conf" "$CONF/live.conf"
 start_daemon -c "$CONF/live.conf"
 check "daemon writes the ck value" wait_for 5 knob_is 23
 check "daemon records the original under /run" test "$(cat $STATE/original)" = 60
-check "daemon logs the decision with fields" wait_for 2 log_has 'swappiness 60 -> 23 (ck: min(app 40%, swap free 23%)) .*SWAPPINESS=23 PREVIOUS=60 POLICY=ck APP_CENTILE=40 SWAP_CENTILE=23 MAPPED_RATIO=10 DISTRESS=0 SWAP_TENDENCY=28 REASON=min'
+check "daemon logs the decision with fields" wait_for 2 log_has 'swappiness 60 -> 23 (ck: min(app 40%, swap free 23%)) .*SWAPPINESS=23 PREVIOUS=60 POLICY=ck APP_CENTILE=40 SWAP_CENTILE=23 MAPPED_RATIO=10 DISTRESS=0 SWAP_TENDENCY=28 REFAULT_FILE_PPS=0 REFAULT_ANON_PPS=0 SWAPIN_PPS=0 SCAN_PPS=0 REASON=min'
 
 # Swap fills up: the knob follows within a few polls.
 fake_meminfo 1000000 300000 50000 250000 0 100000 1000000 50000
@@ -218,7 +270,7 @@ check "reload is logged" wait_for 2 log_has "reloaded '$CONF/live.conf'"
 # A broken edit and reload: old config keeps running, error names file:line.
 printf '[daemon]\ninterval_ms = 100\n[limits]\nmin = 12\nmax = 5000\n' >"$CONF/live.conf"
 kill -HUP "$DPID"
-check "bad reload names file:line" wait_for 5 log_has "$CONF/live.conf:5: key 'max': expected 0..200, got '5000'"
+check "bad reload names file:line" wait_for 5 log_has "$CONF/live.conf:5: key 'max': expected auto or 0..200, got '5000'"
 check "bad reload keeps the running config" wait_for 2 log_has "keeping the running configuration"
 sleep 0.3
 check "daemon still running after a bad reload" kill -0 "$DPID"
@@ -311,6 +363,48 @@ check "reload out of dry run writes" wait_for 5 knob_is 23
 check "reload out of dry run records the original" test "$(cat $STATE/original 2>/dev/null)" = 60
 stop_daemon TERM || true
 check "exit after leaving dry run restores" knob_is 60
+
+# The adaptive policy follows the refault counters: file refaults push it up,
+# swap-ins pull it down, quiet lets it drift back to ck (23 here).
+printf '[policy]\nname = adaptive\n[limits]\nmax = 200\n[daemon]\ninterval_ms = 100\n' >"$CONF/adaptive.conf"
+set_knob 60
+fake_meminfo 1000000 300000 50000 250000 0 100000 1000000 1000000
+start_daemon -c "$CONF/adaptive.conf"
+check "adaptive starts from ck" wait_for 5 knob_is 40
+f=0 a=0 i=0 sc=0
+pump() { # pump SECONDS FILE_STEP SWAPIN_STEP: counters grow every 50 ms
+	local end=$((SECONDS + $1))
+	while [ $SECONDS -lt $end ]; do
+		f=$((f + $2)) i=$((i + $3)) sc=$((sc + 5000))
+		fake_vmstat $f $a $i $sc $sc
+		sleep 0.05
+	done
+}
+knob_above() { [ "$(knob)" -gt "$1" ]; }
+knob_below() { [ "$(knob)" -lt "$1" ]; }
+pump 3 2000 0
+check "file refaults raise the value well above ck 40 ($(knob))" knob_above 90
+check "the decision explains itself" log_has "up [0-9]*: file refaults [0-9]*/s, swap-ins 0/s).*REFAULT_FILE_PPS=[1-9]"
+high=$(knob)
+pump 3 0 2000
+check "swap-ins lower it again ($high -> $(knob))" knob_below $((high - 20))
+check "the fall explains itself" log_has 'down [0-9]*: swap-ins [0-9]*/s'
+stop_daemon TERM || true
+check "adaptive restores the original" knob_is 60
+
+# Swap devices change at run time: picked up at the next poll, no restart.
+printf '[policy]\nname = tendency\n[limits]\nmin = 200\n[daemon]\ninterval_ms = 100\n' >"$CONF/auto.conf"
+fake_vmstat 0 0 0 0 0
+start_daemon -c "$CONF/auto.conf"
+check "auto max on disk swap" wait_for 5 knob_is 100
+fake_swaps /dev/zram0
+check "swapping to zram at run time raises the range" wait_for 5 knob_is 200
+check "the new range is logged" log_has "max = auto: 200 (1 swap devices, 1 on zram, zswap off)"
+fake_swaps /dev/vdb
+check "and back" wait_for 5 knob_is 100
+stop_daemon TERM || true
+check "the PSI trigger refuses a stand-in file" log_has "no PSI trigger on '/proc/pressure/memory': not procfs"
+check "and leaves its content alone" cmp -s "$P" "$DATA/pressure-memory.host-idle"
 
 # A read-only knob: one error, not one per poll; the daemon keeps running.
 # (mount -o remount,bind,ro makes writes fail with EROFS.)

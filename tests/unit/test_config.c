@@ -88,6 +88,8 @@ test_good_full(void **state)
 	assert_int_equal(c.step, 3);
 	assert_int_equal(c.smoothing_pct, 40);
 	assert_int_equal(c.interval_ms, 2500);
+	assert_int_equal(c.busy_interval_ms, 250);
+	assert_int_equal(c.psi_trigger_ms, 150);
 	assert_true(c.dry_run);
 	assert_int_equal(c.on_external_change, CONFIG_EXTERNAL_OVERRIDE);
 	assert_true(c.debug);
@@ -109,14 +111,18 @@ test_defaults_and_comments(void **state)
 	assert_int_equal(c.step, d.step);
 	assert_int_equal(c.smoothing_pct, d.smoothing_pct);
 	assert_int_equal(c.interval_ms, d.interval_ms);
+	assert_int_equal(c.busy_interval_ms, d.busy_interval_ms);
+	assert_int_equal(c.psi_trigger_ms, d.psi_trigger_ms);
 	assert_int_equal(c.dry_run, d.dry_run);
 	assert_int_equal(c.on_external_change, d.on_external_change);
 	assert_int_equal(c.debug, d.debug);
 	assert_int_equal(d.policy, POLICY_CK);
 	assert_int_equal(d.min, 0);
-	assert_int_equal(d.max, 100);
+	assert_int_equal(d.max, CONFIG_MAX_AUTO);
 	assert_int_equal(d.step, 5);
-	assert_int_equal(d.interval_ms, 1000);
+	assert_int_equal(d.interval_ms, 5000);
+	assert_int_equal(d.busy_interval_ms, 1000);
+	assert_int_equal(d.psi_trigger_ms, 200);
 	assert_false(d.dry_run);
 	assert_int_equal(d.on_external_change, CONFIG_EXTERNAL_YIELD);
 
@@ -145,7 +151,7 @@ test_missing_file(void **state)
 	/* The default path may be absent: defaults, no error. */
 	assert_int_equal(config_file_load(DATA "does-not-exist.conf", true, &c, collect, &e), 1);
 	assert_int_equal(e.n, 0);
-	assert_int_equal(c.max, 100);
+	assert_int_equal(c.max, CONFIG_MAX_AUTO);
 	/* A directory is not a config file. */
 	assert_true(config_file_load(DATA, false, &c, collect, &e) < 0);
 	assert_true(e.n >= 1);
@@ -166,6 +172,14 @@ test_set_every_key(void **state)
 		{ "limits", "min", "201", -EINVAL },
 		{ "limits", "max", "200", 0 },
 		{ "limits", "max", "1e2", -EINVAL },
+		{ "limits", "max", "auto", 0 },
+		{ "limits", "max", "Auto", -EINVAL },
+		{ "policy", "name", "adaptive", 0 },
+		{ "daemon", "busy_interval_ms", "100", 0 },
+		{ "daemon", "busy_interval_ms", "0", -EINVAL },
+		{ "daemon", "psi_trigger_ms", "0", 0 },
+		{ "daemon", "psi_trigger_ms", "1999", 0 },
+		{ "daemon", "psi_trigger_ms", "2000", -EINVAL },
 		{ "limits", "step", "1", 0 },
 		{ "limits", "step", "0", -EINVAL },
 		{ "limits", "smoothing", "99", 0 },
@@ -221,6 +235,10 @@ test_validate(void **state)
 	assert_int_equal(config_validate(&c, &k, err, sizeof(err)), -EINVAL);
 	assert_int_equal(k, CONFIG_KEY_LIMITS_MIN);
 	assert_string_equal(err, "key 'min': 51 is greater than max 50");
+	/* max = auto is checked against the devices at run time, not here. */
+	c.min = 200;
+	c.max = CONFIG_MAX_AUTO;
+	assert_int_equal(config_validate(&c, &k, err, sizeof(err)), 0);
 	assert_true(config_section_known("daemon"));
 	assert_false(config_section_known("tendency"));
 	assert_string_equal(config_external_name(CONFIG_EXTERNAL_OVERRIDE), "override");

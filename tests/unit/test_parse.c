@@ -213,6 +213,42 @@ test_parse_kernel_release(void **state)
 	}
 }
 
+static void
+test_parse_swaps(void **state)
+{
+	static const struct {
+		const char *in;
+		int ret;
+		unsigned devices, zram;
+	} cases[] = {
+		{ "Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n", 0, 0, 0 },
+		{ "Filename Type Size Used Priority\n/dev/vdb partition 1048572 0 -2\n", 0, 1, 0 },
+		{ "Filename Type Size Used Priority\n/dev/zram0 partition 4194300 12 100\n"
+		  "/swapfile file 1048572 0 -2\n",
+		  0, 2, 1 },
+		{ "Filename Type Size Used Priority\n/dev/zram0 partition 4194300 12 100\n/dev/zram1 partition 1 0 5",
+		  0, 2, 2 },
+		{ "", -EINVAL, 0, 0 },
+		{ "/dev/vdb partition 1048572 0 -2\n", -EINVAL, 0, 0 }, /* no header */
+		{ "Filename Type Size Used Priority\n/dev/vdb partition\n", -EINVAL, 0, 0 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct swaps sw = { 99, 99 };
+		int r = parse_swaps(cases[i].in, strlen(cases[i].in), &sw);
+
+		if (r != cases[i].ret)
+			fail_msg("parse_swaps case %zu = %d", i, r);
+		if (r == 0) {
+			assert_int_equal(sw.devices, cases[i].devices);
+			assert_int_equal(sw.zram, cases[i].zram);
+		} else {
+			assert_int_equal(sw.devices, 99);
+		}
+	}
+}
+
 int
 main(void)
 {
@@ -220,7 +256,7 @@ main(void)
 		cmocka_unit_test(test_parse_long_table),     cmocka_unit_test(test_parse_bool_table),
 		cmocka_unit_test(test_parse_psi_good),	     cmocka_unit_test(test_parse_psi_bad),
 		cmocka_unit_test(test_parse_psi_length_bounds), cmocka_unit_test(test_parse_keyed),
-		cmocka_unit_test(test_parse_kernel_release),
+		cmocka_unit_test(test_parse_kernel_release), cmocka_unit_test(test_parse_swaps),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,30 @@
+#!/bin/bash
+# End-to-end test: builds (or reuses) the Debian 12 guest image, installs the
+# daemon into a staging tree with `make install DESTDIR=...`, boots the guest
+# under qemu and runs tests/vm/guest-e2e.sh in it. Fails loudly without qemu.
+set -euo pipefail
+
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+BUILD_DIR=$(realpath -m "${BUILD_DIR:-$TOP/build}")
+IMAGE=$TOP/build/vm
+cd "$TOP"
+
+"$TOP/tests/vm/recipe.sh" "$IMAGE"
+SHARE=$(mktemp -d /tmp/autoswappiness-e2e.XXXXXX)
+trap 'rm -rf "$SHARE"' EXIT
+make -s install DESTDIR="$SHARE/destdir" BUILD="$BUILD_DIR" >/dev/null
+cc -O2 -Wall -Wextra -o "$SHARE/dirtier" bench/dirtier.c
+cp tests/vm/guest-e2e.sh "$SHARE/guest.sh"
+chmod +x "$SHARE/guest.sh"
+rc=0
+VM_MEM_MB=${VM_MEM_MB:-512} VM_TIMEOUT=${VM_TIMEOUT:-1500} "$TOP/tests/vm/boot.sh" "$IMAGE" "$SHARE" || rc=$?
+if [ -f "$SHARE/guest.log" ]; then
+	cat "$SHARE/guest.log"
+else
+	echo "e2e: FAIL: no guest.log (see the console tail above)"
+fi
+if [ $rc != 0 ] && [ -f "$SHARE/console.log" ]; then
+	echo "--- last 30 console lines"
+	tail -n 30 "$SHARE/console.log"
+fi
+exit $rc

@@ -1,0 +1,171 @@
+#!/bin/bash
+# Runs inside the VM (as vm-test.service, root): drives autoswappiness the way
+# the README tells a user to, under real systemd, journald, swap and pressure.
+set -uo pipefail
+
+SHARE=/mnt/share
+KNOB=/proc/sys/vm/swappiness
+CONF=/etc/autoswappiness.conf
+UNIT=autoswappiness
+
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); echo "ok - $*"; }
+not_ok() { fail=$((fail + 1)); echo "not ok - $*"; }
+check() {
+	local what=$1
+	shift
+	if "$@"; then ok "$what"; else not_ok "$what"; fi
+}
+wait_for() {
+	local deadline=$((SECONDS + $1))
+	shift
+	until "$@"; do
+		[ $SECONDS -lt $deadline ] || return 1
+		sleep 0.5
+	done
+}
+step() { echo "== $* (uptime $(cut -d' ' -f1 /proc/uptime) s)"; }
+knob() { cat $KNOB; }
+active() { [ "$(systemctl is-active $UNIT)" = active ]; }
+journal_since() { journalctl -u $UNIT --no-pager --since "@$1" "${@:2}"; }
+main_pid() { systemctl show -p MainPID --value $UNIT; }
+
+step "install, as a package would (make install DESTDIR=...)"
+# Merged /usr: /lib is a symlink, which tar must keep (cp -a would refuse).
+tar -C $SHARE/destdir -cf - . | tar -C / -xf - --keep-directory-symlink --no-same-owner ||
+	{ echo "FATAL: cannot copy the installed tree"; exit 1; }
+check "the binary is installed" test -x /usr/local/sbin/autoswappiness
+check "the config is installed" test -f $CONF
+check "the man pages are installed" test -f /usr/local/share/man/man8/autoswappiness.8
+mkswap /dev/vdb >/dev/null && swapon /dev/vdb
+check "swap is on" grep -q '^/dev/vdb' /proc/swaps
+ORIG=$(knob)
+echo "original vm.swappiness: $ORIG"
+
+step "1. systemctl enable --now"
+T0=$(date +%s)
+systemctl daemon-reload
+check "enable --now succeeds" systemctl enable --now $UNIT
+check "is-active says active" active
+check "systemctl status shows the STATUS= line" wait_for 30 \
+	bash -c "systemctl status $UNIT --no-pager | grep -q 'Status: \"swappiness [0-9]* (ck: min(app'"
+systemctl status $UNIT --no-pager | sed -n '1,12p'
+IDLE=$(knob)
+echo "idle vm.swappiness chosen: $IDLE"
+check "the daemon wrote a value at idle" wait_for 10 bash -c "journalctl -u $UNIT --no-pager | grep -q 'swappiness $ORIG -> '"
+
+step "2. real memory pressure: dirty 1.3x RAM"
+T1=$(date +%s)
+mem_kib=$(awk '/^MemTotal:/ {print $2}' /proc/meminfo)
+mib=$((mem_kib * 13 / 10 / 1024))
+pswpout0=$(awk '/^pswpout / {print $2}' /proc/vmstat)
+$SHARE/dirtier "$mib" 2 >/tmp/dirtier.out 2>&1 &
+dpid=$!
+seen=" $IDLE "
+while kill -0 $dpid 2>/dev/null; do
+	v=$(knob)
+	case "$seen" in *" $v "*) ;; *) seen="$seen$v " ;; esac
+	sleep 0.5
+done
+wait $dpid
+drc=$?
+cat /tmp/dirtier.out
+echo "values seen during pressure:$seen"
+pswpout1=$(awk '/^pswpout / {print $2}' /proc/vmstat)
+check "the dirtier finished (exit $drc)" test $drc = 0
+check "the pressure really swapped ($((pswpout1 - pswpout0)) pages out)" test $((pswpout1 - pswpout0)) -gt 1000
+check "the knob changed under pressure" bash -c "echo '$seen' | grep -qv '^ $IDLE \$'"
+journal_since "$T1" -o json >/tmp/j.json
+n=$(grep -c '"MESSAGE_ID":"5a0d6c3e9b7f4e21a8c4d2b1f0e9d8c7"' /tmp/j.json)
+check "decision records during pressure ($n)" test "$n" -ge 1
+check "decision records carry every field" bash -c "grep '\"MESSAGE_ID\":\"5a0d6c3e9b7f4e21a8c4d2b1f0e9d8c7\"' /tmp/j.json |
+	grep '\"SWAPPINESS\":' | grep '\"PREVIOUS\":' | grep '\"APP_CENTILE\":' | grep '\"SWAP_CENTILE\":' |
+	grep '\"MAPPED_RATIO\":' | grep '\"DISTRESS\":' | grep '\"SWAP_TENDENCY\":' | grep '\"POLICY\":\"ck\"' |
+	grep -q '\"REASON\":'"
+check "the records belong to the unit" grep -q '"_SYSTEMD_UNIT":"autoswappiness.service"' /tmp/j.json
+journal_since "$T1" -o cat | tail -n 5
+
+step "3. edit the config and reload"
+T2=$(date +%s)
+sed -i 's/^#max = 100$/max = 30/' $CONF
+check "the edit made a max line" grep -q '^max = 30$' $CONF
+check "autoswappiness -n accepts it" /usr/local/sbin/autoswappiness -n
+systemctl reload $UNIT
+check "reload is journaled" wait_for 20 bash -c "journalctl -u $UNIT --no-pager --since @$T2 | grep -q \"reloaded '$CONF'\""
+check "the new max holds" wait_for 20 bash -c "[ \$(cat $KNOB) -le 30 ]"
+$SHARE/dirtier "$mib" 1 >/dev/null 2>&1 &
+dpid=$!
+max_seen=0
+while kill -0 $dpid 2>/dev/null; do
+	v=$(knob)
+	[ "$v" -gt "$max_seen" ] && max_seen=$v
+	sleep 0.5
+done
+wait $dpid
+check "the new max holds under pressure (max seen $max_seen)" test "$max_seen" -le 30
+T3=$(date +%s)
+line=$(grep -n '^max = 30$' $CONF | cut -d: -f1)
+sed -i 's/^max = 30$/max = 300/' $CONF
+systemctl reload $UNIT
+check "a broken reload names file:line" wait_for 20 bash -c \
+	"journalctl -u $UNIT --no-pager --since @$T3 | grep -q \"$CONF:$line: key 'max': expected 0..200, got '300'\""
+check "a broken reload keeps the running config" bash -c \
+	"journalctl -u $UNIT --no-pager --since @$T3 | grep -q 'keeping the running configuration'"
+sleep 2
+check "the unit stays active after a broken reload" active
+check "the old max still holds" bash -c "[ \$(cat $KNOB) -le 30 ]"
+sed -i 's/^max = 300$/max = 30/' $CONF
+systemctl reload $UNIT
+
+step "4. kill -9, restart, stop"
+pid=$(main_pid)
+kill -9 "$pid"
+check "systemd restarts the daemon after kill -9" wait_for 60 bash -c \
+	"[ \"\$(systemctl show -p MainPID --value $UNIT)\" != $pid ] && [ \"\$(systemctl show -p MainPID --value $UNIT)\" != 0 ] && systemctl is-active -q $UNIT"
+check "the restarted daemon found the original" wait_for 20 bash -c \
+	"journalctl -u $UNIT --no-pager | grep -q \"found '/run/autoswappiness/original' = $ORIG\""
+systemctl stop $UNIT
+check "systemctl stop restores the value from before the first start ($(knob) = $ORIG)" test "$(knob)" = "$ORIG"
+check "no record left after stop" test ! -e /run/autoswappiness/original
+
+step "5. the unit's sandbox: the knob writable, other sysctls not"
+# The same [Service] sandbox with a probe as ExecStart.
+{
+	echo "[Service]"
+	echo "Type=oneshot"
+	sed -n '/^\[Service\]/,/^\[/p' /lib/systemd/system/$UNIT.service | grep -E '^[A-Z]' |
+		grep -vE '^(Type|ExecStart|ExecReload|Restart|RestartPreventExitStatus|WatchdogSec|NotifyAccess)='
+	echo "ExecStart=/bin/sh -c 'echo 37 >/proc/sys/vm/swappiness && echo KNOB-WRITABLE; echo 2 >/proc/sys/vm/overcommit_memory && echo OTHER-WRITABLE || echo OTHER-REFUSED'"
+} >/run/systemd/system/sandbox-probe.service
+systemctl daemon-reload
+systemctl start sandbox-probe.service
+out=$(journalctl -u sandbox-probe --no-pager -o cat)
+echo "$out"
+check "the knob is writable in the sandbox" grep -q KNOB-WRITABLE <<<"$out"
+check "another sysctl is not" grep -q OTHER-REFUSED <<<"$out"
+check "overcommit_memory unchanged" test "$(cat /proc/sys/vm/overcommit_memory)" = 0
+echo "$ORIG" >$KNOB
+
+step "6. systemd-analyze security, live vs offline"
+systemctl start $UNIT
+exposure() { grep -o 'Overall exposure level for [^:]*: [0-9.]*' | awk '{print $NF}'; }
+live=$(systemd-analyze security $UNIT --no-pager | exposure)
+offline=$(systemd-analyze security --offline=true /lib/systemd/system/$UNIT.service --no-pager | exposure)
+echo "exposure: live $live, offline $offline"
+check "live exposure equals the offline figure" test -n "$live" -a "$live" = "$offline"
+check "exposure is 1.0 or less" awk -v e="$live" 'BEGIN { exit !(e != "" && e <= 1.0) }'
+systemctl stop $UNIT
+
+step "7. a config that does not parse at start: exit 78, no restart loop"
+sed -i 's/^max = 30$/max = 300/' $CONF
+systemctl start $UNIT
+sleep 5
+check "the unit failed" test "$(systemctl is-active $UNIT)" = failed
+check "with exit status 78" test "$(systemctl show -p ExecMainStatus --value $UNIT)" = 78
+check "and was not restarted" test "$(systemctl show -p NRestarts --value $UNIT)" = 0
+check "the journal names file:line" bash -c "journalctl -u $UNIT --no-pager | grep -q \"$CONF:$line: key 'max'\""
+check "the knob is untouched by the failed start" test "$(knob)" = "$ORIG"
+
+echo "e2e: $pass passed, $fail failed"
+[ "$fail" = 0 ]
