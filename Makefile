@@ -29,8 +29,8 @@ PKG_LIBS   = $(shell pkg-config --libs $(PKGS))
 CMOCKA_LIBS = $(shell pkg-config --libs cmocka)
 
 # Pure modules: no I/O, linked into the unit tests as they are.
-PURE_SRCS := src/parse.c src/policy.c src/regulator.c src/config.c
-IO_SRCS   := src/config_file.c src/sample.c src/knob.c src/journal.c src/daemon.c
+PURE_SRCS := src/parse.c src/policy.c src/regulator.c src/config.c src/status.c
+IO_SRCS   := src/config_file.c src/sample.c src/knob.c src/journal.c src/daemon.c src/fileio.c
 SRCS      := $(PURE_SRCS) $(IO_SRCS) src/main.c
 OBJS      := $(SRCS:src/%.c=$(BUILD)/%.o)
 BIN       := $(BUILD)/autoswappiness
@@ -86,6 +86,7 @@ check-valgrind: $(UNIT_TESTS) $(BIN)
 # Everything that can run here; the VM test fails loudly without qemu.
 check: deps all check-unit check-integration check-man check-systemd check-sanitize check-valgrind check-vm
 
+
 install: $(BIN)
 	install -D -m 0755 $(BIN) $(DESTDIR)$(SBINDIR)/autoswappiness
 	install -D -m 0644 man/autoswappiness.8 $(DESTDIR)$(MANDIR)/man8/autoswappiness.8
@@ -112,3 +113,4 @@ format:
 
 clean:
 	rm -rf build/autoswappiness build/*.o build/tests build/sanitize build/it
+

@@ -25,6 +25,7 @@ enum config_key {
 	CONFIG_KEY_DAEMON_DRY_RUN,
 	CONFIG_KEY_DAEMON_ON_EXTERNAL_CHANGE,
 	CONFIG_KEY_DAEMON_DEBUG,
+	CONFIG_KEY_METRICS_TEXTFILE,
 	CONFIG_KEY_COUNT,
 };
 
@@ -35,6 +36,7 @@ enum config_key {
 #define CONFIG_INTERVAL_MS_MAX 3600000 /* one hour */
 #define CONFIG_PSI_WINDOW_MS 2000	/* the trigger window: unprivileged triggers need a multiple of 2 s */
 #define CONFIG_MAX_AUTO (-1)		/* max = auto: follow the swap devices */
+#define CONFIG_PATH_BYTES 256		/* room for a path in the config, NUL included */
 
 struct config {
 	enum policy_kind policy;
@@ -48,6 +50,7 @@ struct config {
 	bool dry_run;
 	enum config_external on_external_change;
 	bool debug;
+	char metrics_textfile[CONFIG_PATH_BYTES]; /* "" when off */
 };
 
 /* Fills *ret with the defaults. */

@@ -45,6 +45,7 @@ static const struct {
 	[CONFIG_KEY_DAEMON_DRY_RUN] = { "daemon", "dry_run", "daemon.dry_run" },
 	[CONFIG_KEY_DAEMON_ON_EXTERNAL_CHANGE] = { "daemon", "on_external_change", "daemon.on_external_change" },
 	[CONFIG_KEY_DAEMON_DEBUG] = { "daemon", "debug", "daemon.debug" },
+	[CONFIG_KEY_METRICS_TEXTFILE] = { "metrics", "textfile", "metrics.textfile" },
 };
 
 const char *
@@ -183,6 +184,23 @@ config_set(struct config *c, const char *section, const char *key, const char *v
 	case CONFIG_KEY_DAEMON_DEBUG:
 		r = set_bool(&c->debug, key, value, err, errlen);
 		break;
+	case CONFIG_KEY_METRICS_TEXTFILE: {
+		size_t n = strlen(value);
+
+		/* node_exporter's textfile collector reads only *.prom files. */
+		if (n == 0) {
+			c->metrics_textfile[0] = '\0';
+		} else if (value[0] != '/' || n >= sizeof(c->metrics_textfile) || n < 6 ||
+			   strcmp(value + n - 5, ".prom") != 0 || strstr(value, "/../") != NULL) {
+			snprintf(err, errlen,
+				 "key 'textfile': expected an absolute path ending in .prom, at most %zu characters, got '%s'",
+				 sizeof(c->metrics_textfile) - 1, value);
+			r = -EINVAL;
+		} else {
+			memcpy(c->metrics_textfile, value, n + 1);
+		}
+		break;
+	}
 	case CONFIG_KEY_COUNT:
 		return -ENOENT;
 	}

@@ -1,6 +1,9 @@
 #include "config_file.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <ini.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -11,7 +14,9 @@ struct loader {
 	const char *path;
 	unsigned line;		/* the line inih is working on */
 	unsigned errors;
-	unsigned key_line[CONFIG_KEY_COUNT];
+	unsigned key_line[CONFIG_KEY_COUNT];	 /* in the current file: duplicates */
+	unsigned key_last_line[CONFIG_KEY_COUNT]; /* where the value in effect was set */
+	char key_path[CONFIG_KEY_COUNT][PATH_MAX];
 	struct config cfg;
 	config_error_fn on_error;
 	void *userdata;
@@ -121,45 +126,104 @@ handler(void *user, const char *section, const char *name, const char *value)
 		report(l, l->line, "key '%s' set again (first set at line %u)", name, l->key_line[key]);
 	else
 		l->key_line[key] = l->line;
+	/* Where the value in effect came from, to blame in cross-key errors. */
+	snprintf(l->key_path[key], sizeof(l->key_path[key]), "%s", l->path);
+	l->key_last_line[key] = l->line;
 	return 1;
+}
+
+/* Reads one file into l->cfg on top of what is there. Returns 0, or a negative
+ * errno when it cannot be opened or read (reported; -ENOENT only when
+ * report_missing). Parse errors are counted in l->errors. */
+static int
+load_one(struct loader *l, const char *path, bool report_missing)
+{
+	int r;
+
+	l->path = path;
+	l->line = 0;
+	memset(l->key_line, 0, sizeof(l->key_line));
+	l->f = fopen(path, "re");
+	if (!l->f) {
+		r = -errno;
+		if (r != -ENOENT || report_missing)
+			report(l, 0, "%s", strerror(-r));
+		return r;
+	}
+	r = ini_parse_stream(reader, l, handler, l);
+	if (ferror(l->f)) {
+		report(l, 0, "read error: %s", strerror(EIO));
+		fclose(l->f);
+		return -EIO;
+	}
+	fclose(l->f);
+	if (r < 0) {
+		report(l, 0, "out of memory while parsing");
+		return -ENOMEM;
+	}
+	if (r > 0 && l->errors == 0)
+		report(l, (unsigned)r, "syntax error");
+	return 0;
+}
+
+static int
+is_dropin(const struct dirent *e)
+{
+	size_t n = strlen(e->d_name);
+
+	return e->d_name[0] != '.' && n > 5 && strcmp(e->d_name + n - 5, ".conf") == 0 &&
+	       (e->d_type == DT_REG || e->d_type == DT_LNK || e->d_type == DT_UNKNOWN);
 }
 
 int
 config_file_load(const char *path, bool optional, struct config *ret, config_error_fn on_error, void *userdata)
 {
-	struct loader l = { .path = path, .on_error = on_error, .userdata = userdata };
+	struct loader l = { .on_error = on_error, .userdata = userdata };
+	char dir[PATH_MAX], file[PATH_MAX];
+	struct dirent **list = NULL;
 	enum config_key key;
 	char err[256];
-	int r;
+	int n, r;
+	bool main_absent = false;
 
 	config_defaults(&l.cfg);
-	l.f = fopen(path, "re");
-	if (!l.f) {
+	r = load_one(&l, path, !optional);
+	if (r == -ENOENT && optional) {
+		main_absent = true;
+		r = 0;
+	} else if (r < 0) {
+		return r;
+	}
+
+	/* Drop-ins, the way systemd's own .conf.d work: FILE.d/NAME.conf after FILE,
+	 * in lexical order, later keys overriding earlier ones. */
+	snprintf(dir, sizeof(dir), "%s.d", path);
+	n = scandir(dir, &list, is_dropin, alphasort);
+	if (n < 0 && errno != ENOENT && errno != ENOTDIR) {
 		r = -errno;
-		if (r == -ENOENT && optional) {
-			*ret = l.cfg;
-			return 1;
-		}
+		l.path = dir;
 		report(&l, 0, "%s", strerror(-r));
 		return r;
 	}
-	r = ini_parse_stream(reader, &l, handler, &l);
-	if (ferror(l.f)) {
-		report(&l, 0, "read error: %s", strerror(EIO));
-		fclose(l.f);
-		return -EIO;
+	for (int i = 0; i < n; i++) {
+		if (snprintf(file, sizeof(file), "%s/%s", dir, list[i]->d_name) < (int)sizeof(file) && r >= 0)
+			r = load_one(&l, file, true);
+		free(list[i]);
 	}
-	fclose(l.f);
-	if (r < 0) {
-		report(&l, 0, "out of memory while parsing");
-		return -ENOMEM;
+	free(list);
+	if (r < 0)
+		return r;
+
+	if (config_validate(&l.cfg, &key, err, sizeof(err)) < 0) {
+		l.path = l.key_path[key][0] ? l.key_path[key] : path;
+		if (key == CONFIG_KEY_LIMITS_MIN && l.key_last_line[CONFIG_KEY_LIMITS_MAX])
+			report(&l, l.key_last_line[key], "%s (max set at %s:%u)", err, l.key_path[CONFIG_KEY_LIMITS_MAX],
+			       l.key_last_line[CONFIG_KEY_LIMITS_MAX]);
+		else
+			report(&l, l.key_last_line[key], "%s", err);
 	}
-	if (r > 0 && l.errors == 0)
-		report(&l, (unsigned)r, "syntax error");
-	if (config_validate(&l.cfg, &key, err, sizeof(err)) < 0)
-		report(&l, l.key_line[key], "%s", err);
 	if (l.errors > 0)
 		return -EINVAL;
 	*ret = l.cfg;
-	return 0;
+	return main_absent && n <= 0 ? 1 : 0;
 }

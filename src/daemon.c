@@ -1,6 +1,7 @@
 #include "daemon.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -19,6 +20,8 @@
 #include "policy.h"
 #include "regulator.h"
 #include "sample.h"
+#include "status.h"
+#include "fileio.h"
 
 /* After a failed write, wait this many polls, doubling up to the cap, before
  * trying again: one failure is logged, not one per poll. */
@@ -53,7 +56,83 @@ struct daemon {
 	int psi_fd;   /* the PSI trigger, or -1 */
 	sd_event_source *psi_source;
 	unsigned psi_trigger_ms; /* what the trigger was armed with */
+	/* What `autoswappiness status` and the metrics show; rewritten only when
+	 * it changes. */
+	struct status_snapshot st;
+	char state_buf[4096], state_last[4096];
+	int state_len;
+	char metrics_buf[8192], metrics_last[8192];
+	int metrics_len;
+	int state_err, metrics_err;
 };
+
+static int64_t
+now_realtime_s(void)
+{
+	struct timespec ts;
+
+	return clock_gettime(CLOCK_REALTIME, &ts) == 0 ? (int64_t)ts.tv_sec : 0;
+}
+
+/* Writes buf to path if it differs from last (the previous write). Logs a
+ * failure once until it changes. */
+static void
+publish_file(const char *path, const char *buf, int len, char *last, int *last_len, int *err)
+{
+	int r;
+
+	if (len < 0) {
+		if (*err != -ENOBUFS)
+			journal_log(LOG_ERR, MSGID_ERROR, "'%s' does not fit its buffer; not written", path);
+		*err = -ENOBUFS;
+		return;
+	}
+	if (len == *last_len && memcmp(buf, last, (size_t)len) == 0 && *err == 0)
+		return;
+	r = fileio_write_atomic(path, buf, (size_t)len, 0644);
+	if (r < 0) {
+		if (r != *err)
+			journal_log(LOG_ERR, MSGID_ERROR, "failed to write '%s': %s", path, strerror(-r));
+		*err = r;
+		return;
+	}
+	*err = 0;
+	memcpy(last, buf, (size_t)len);
+	*last_len = len;
+}
+
+/* On a clean exit: no state for `status`, no stale metrics for the collector. */
+static void
+remove_published(struct daemon *d)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/state", d->opt.state_dir);
+	if (unlink(path) < 0 && errno != ENOENT)
+		journal_log(LOG_WARNING, MSGID_ERROR, "failed to remove '%s': %s", path, strerror(errno));
+	if (d->cfg.metrics_textfile[0] && unlink(d->cfg.metrics_textfile) < 0 && errno != ENOENT)
+		journal_log(LOG_WARNING, MSGID_ERROR, "failed to remove '%s': %s", d->cfg.metrics_textfile,
+			    strerror(errno));
+}
+
+/* Publishes the state file (for `status`) and the metrics textfile. */
+static void
+publish(struct daemon *d)
+{
+	char path[PATH_MAX];
+
+	d->st.dry_run = d->dry_run;
+	d->st.yielded = d->yielded;
+	d->st.original = d->original;
+	snprintf(d->st.policy, sizeof(d->st.policy), "%s", policy_name(d->cfg.policy));
+	snprintf(path, sizeof(path), "%s/state", d->opt.state_dir);
+	publish_file(path, d->state_buf, status_render_state(&d->st, d->state_buf, sizeof(d->state_buf)),
+		     d->state_last, &d->state_len, &d->state_err);
+	if (d->cfg.metrics_textfile[0])
+		publish_file(d->cfg.metrics_textfile, d->metrics_buf,
+			     status_render_metrics(&d->st, d->metrics_buf, sizeof(d->metrics_buf)), d->metrics_last,
+			     &d->metrics_len, &d->metrics_err);
+}
 
 /* The configured max, or with max = auto the top of the range that suits the
  * swap devices now (logged when it changes: swapon/swapoff, zram, zswap). */
@@ -177,6 +256,7 @@ handle_write_error(struct daemon *d, int r, int value, int readback)
 			journal_log(LOG_ERR, MSGID_ERROR, "failed to write '%s': %s", KPATH_SWAPPINESS, strerror(-r));
 	}
 	d->write_err = r;
+	d->st.errors++;
 	d->backoff_polls = d->backoff_polls == 0 ? 1 : d->backoff_polls * 2;
 	if (d->backoff_polls > WRITE_BACKOFF_MAX_POLLS)
 		d->backoff_polls = WRITE_BACKOFF_MAX_POLLS;
@@ -190,6 +270,7 @@ check_external_change(struct daemon *d, int knob_value)
 {
 	if (d->dry_run || knob_value == d->expected)
 		return false;
+	d->st.swappiness = knob_value;
 	if (d->cfg.on_external_change == CONFIG_EXTERNAL_OVERRIDE) {
 		journal_log(LOG_NOTICE, MSGID_EXTERNAL, "%s changed from %d to %d by someone else; overriding",
 			    KPATH_SWAPPINESS, d->expected, knob_value);
@@ -200,6 +281,7 @@ check_external_change(struct daemon *d, int knob_value)
 		    "%s changed from %d to %d by someone else; leaving it alone until reload", KPATH_SWAPPINESS,
 		    d->expected, knob_value);
 	d->yielded = true;
+	d->st.yields++;
 	d->expected = knob_value;
 	set_status(d, "yielded: swappiness %d was set by someone else; reload to resume", knob_value);
 	return true;
@@ -216,11 +298,14 @@ poll_once(struct daemon *d)
 
 	r = sampler_read(d->sampler, &d->cur);
 	if (r < 0) {
-		if (r != d->sample_err)
+		if (r != d->sample_err) {
 			journal_log(LOG_ERR, MSGID_ERROR, "failed to read '%s': %s", KPATH_MEMINFO,
 				    r == -ENODATA ? "no MemTotal" : strerror(-r));
+			d->st.errors++;
+		}
 		d->sample_err = r;
 		d->has_prev = false;
+		publish(d);
 		return;
 	}
 	if (d->sample_err)
@@ -231,8 +316,10 @@ poll_once(struct daemon *d)
 
 	r = knob_read(&d->knob, &knob_value);
 	if (r < 0) {
-		if (r != d->knob_read_err)
+		if (r != d->knob_read_err) {
 			journal_log(LOG_ERR, MSGID_ERROR, "failed to read '%s': %s", KPATH_SWAPPINESS, strerror(-r));
+			d->st.errors++;
+		}
 		d->knob_read_err = r;
 		goto done;
 	}
@@ -251,6 +338,18 @@ poll_once(struct daemon *d)
 	}
 	policy_observe(&d->pstate, dec.value);
 	d->busy = pr.active;
+	d->st.swappiness = current;
+	d->st.target = pr.target;
+	d->st.min = lim.min;
+	d->st.max = lim.max < lim.kernel_max ? lim.max : lim.kernel_max;
+	d->st.app_centile = pr.app_centile;
+	d->st.swap_centile = pr.swap_centile;
+	d->st.mapped_ratio = pr.mapped_ratio;
+	d->st.distress = pr.distress;
+	d->st.swap_tendency = pr.swap_tendency;
+	d->st.refault_file_pps = pr.file_refault_pps;
+	d->st.refault_anon_pps = pr.anon_refault_pps;
+	d->st.swapin_pps = pr.swapin_pps;
 
 	struct journal_decision jd = {
 		.policy = pname, .swappiness = dec.value, .previous = current, .result = &pr, .reason = pr.reason
@@ -264,6 +363,8 @@ poll_once(struct daemon *d)
 		journal_decision(LOG_NOTICE, MSGID_DECISION, &jd, "dry run: would set swappiness %d -> %d (%s: %s%s)",
 				 current, dec.value, pname, pr.reason, dec.clamped ? ", clamped" : "");
 		d->dry_value = dec.value;
+		d->st.swappiness = dec.value;
+		status_add_decision(&d->st, now_realtime_s(), current, dec.value, pr.reason);
 		set_status(d, "dry run: swappiness would be %d (%s: %s)", dec.value, pname, pr.reason);
 		goto done;
 	}
@@ -281,12 +382,16 @@ poll_once(struct daemon *d)
 	d->write_err = 0;
 	d->backoff_polls = 0;
 	d->expected = dec.value;
+	d->st.swappiness = dec.value;
+	d->st.writes++;
+	status_add_decision(&d->st, now_realtime_s(), current, dec.value, pr.reason);
 	journal_decision(LOG_NOTICE, MSGID_DECISION, &jd, "swappiness %d -> %d (%s: %s%s)", current, dec.value, pname,
 			 pr.reason, dec.clamped ? ", clamped" : "");
 	set_status(d, "swappiness %d (%s: %s)", dec.value, pname, pr.reason);
 done:
 	d->prev = d->cur;
 	d->has_prev = true;
+	publish(d);
 }
 
 static unsigned
@@ -463,10 +568,20 @@ on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
 	if (r < 0) {
 		journal_log(LOG_ERR, MSGID_RELOAD_FAILED, "reload of '%s' failed; keeping the running configuration",
 			    d->opt.config_path);
+		d->st.reload_failures++;
+		publish(d);
 		(void)sd_notify(0, "READY=1");
 		return 0;
 	}
 	was_dry_run = d->dry_run;
+	if (strcmp(cfg.metrics_textfile, d->cfg.metrics_textfile) != 0) {
+		/* Do not leave a stale file behind for the collector. */
+		if (d->cfg.metrics_textfile[0] && unlink(d->cfg.metrics_textfile) < 0 && errno != ENOENT)
+			journal_log(LOG_WARNING, MSGID_ERROR, "failed to remove '%s': %s", d->cfg.metrics_textfile,
+				    strerror(errno));
+		d->metrics_len = -1;
+		d->metrics_err = 0;
+	}
 	apply_config(d, &cfg);
 	arm_psi_trigger(d);
 	warn_limits(d);
@@ -485,6 +600,7 @@ on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
 		}
 		set_status(d, "reloaded; swappiness %d", knob_value);
 	}
+	d->st.reloads++;
 	journal_log(LOG_NOTICE, MSGID_RELOAD, "reloaded '%s': %s%s", d->opt.config_path,
 		    describe_config(&d->cfg, desc, sizeof(desc)), d->dry_run ? ", dry run" : "");
 	/* Apply the new configuration now rather than at the next tick. */
@@ -722,12 +838,18 @@ daemon_run(const struct daemon_options *opt, const struct config *cfg)
 	journal_log(LOG_INFO, MSGID_START, "started: %s, original %d%s", describe_config(&d.cfg, desc, sizeof(desc)),
 		    d.original, d.dry_run ? ", dry run" : "");
 	set_status(&d, "started; swappiness %d", d.expected);
+	d.st.pid = getpid();
+	d.st.started_s = now_realtime_s();
+	d.st.swappiness = d.expected;
+	d.state_len = d.metrics_len = -1;
+	publish(&d);
 	(void)sd_notify(0, "READY=1");
 	r = sd_event_loop(d.event);
 	(void)sd_notify(0, "STOPPING=1");
 	if (r < 0)
 		journal_log(LOG_ERR, MSGID_ERROR, "event loop failed: %s", strerror(-r));
 	restore_original(&d);
+	remove_published(&d);
 	journal_log(LOG_INFO, MSGID_STOP, "stopped");
 out:
 	finish(&d);

@@ -1,12 +1,18 @@
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <signal.h>
+#include <time.h>
+
 #include "config_file.h"
 #include "daemon.h"
+#include "fileio.h"
 #include "journal.h"
+#include "status.h"
 
 #ifndef VERSION
 #define VERSION "0.1.0"
@@ -21,9 +27,12 @@
 /* sysexits.h */
 #define EXIT_USAGE 64
 #define EXIT_CONFIG 78
+/* LSB's "program is not running", as systemctl status uses it. */
+#define EXIT_NOT_RUNNING 3
 
 static const char usage_line[] =
-	"usage: autoswappiness [-c FILE] [--once] [--dry-run] [-n|--check-config] [--foreground] [-v] [--version] [-h]\n";
+	"usage: autoswappiness [-c FILE] [--once] [--dry-run] [-n|--check-config] [--foreground] [-v] [--version] [-h]\n"
+	"       autoswappiness status [--json]\n";
 
 static void
 help(void)
@@ -41,7 +50,11 @@ help(void)
 	       "      --version       print the version and exit\n"
 	       "  -h, --help          print this help and exit\n"
 	       "\n"
-	       "Exit status: 0 success, 1 failure, 64 usage error, 78 configuration error.\n"
+	       "  status              show what the running daemon does and why (--status)\n"
+	       "      --json          the same as one JSON object\n"
+	       "\n"
+	       "Exit status: 0 success, 1 failure, 3 (status) not running, 64 usage error,\n"
+	       "78 configuration error.\n"
 	       "See autoswappiness(8) and autoswappiness.conf(5).\n");
 }
 
@@ -59,10 +72,56 @@ config_error_to_journal(void *userdata, const char *message)
 	journal_log(LOG_ERR, MSGID_CONFIG, "%s", message);
 }
 
+/* `autoswappiness status`: reads the state the daemon keeps under /run, so it
+ * needs no socket and answers while the machine thrashes. */
+static int
+run_status(const char *state_dir, bool json)
+{
+	char path[PATH_MAX], buf[8192], out[8192];
+	struct status_snapshot st;
+	ssize_t n;
+	int len;
+
+	snprintf(path, sizeof(path), "%s/state", state_dir);
+	n = fileio_read(path, buf, sizeof(buf));
+	if (n == -ENOENT) {
+		if (json)
+			printf("{\"running\":false}\n");
+		else
+			printf("autoswappiness is not running (no %s)\n", path);
+		return EXIT_NOT_RUNNING;
+	}
+	if (n < 0) {
+		fprintf(stderr, "autoswappiness: failed to read '%s': %s\n", path, strerror((int)-n));
+		return EXIT_FAILURE;
+	}
+	if (status_parse_state(buf, (size_t)n, &st) < 0) {
+		fprintf(stderr, "autoswappiness: '%s' is not a state file this version understands\n", path);
+		return EXIT_FAILURE;
+	}
+	if (kill((pid_t)st.pid, 0) < 0 && errno == ESRCH) {
+		if (json)
+			printf("{\"running\":false,\"stale_pid\":%lld}\n", (long long)st.pid);
+		else
+			printf("autoswappiness is not running (%s is left from pid %lld)\n", path, (long long)st.pid);
+		return EXIT_NOT_RUNNING;
+	}
+	if (json)
+		len = status_render_json(&st, out, sizeof(out));
+	else
+		len = status_render_human(&st, (int64_t)time(NULL), out, sizeof(out));
+	if (len < 0) {
+		fprintf(stderr, "autoswappiness: status does not fit its buffer\n");
+		return EXIT_FAILURE;
+	}
+	fwrite(out, 1, (size_t)len, stdout);
+	return fflush(stdout) == 0 ? 0 : EXIT_FAILURE;
+}
+
 int
 main(int argc, char **argv)
 {
-	enum { OPT_ONCE = 256, OPT_DRY_RUN, OPT_FOREGROUND, OPT_VERSION };
+	enum { OPT_ONCE = 256, OPT_DRY_RUN, OPT_FOREGROUND, OPT_VERSION, OPT_STATUS, OPT_JSON };
 	static const struct option longopts[] = {
 		{ "config", required_argument, NULL, 'c' },
 		{ "once", no_argument, NULL, OPT_ONCE },
@@ -72,6 +131,8 @@ main(int argc, char **argv)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ "help", no_argument, NULL, 'h' },
+		{ "status", no_argument, NULL, OPT_STATUS },
+		{ "json", no_argument, NULL, OPT_JSON },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct daemon_options opt = {
@@ -79,7 +140,7 @@ main(int argc, char **argv)
 		.config_optional = true,
 		.state_dir = RUNSTATEDIR "/autoswappiness",
 	};
-	bool once = false, check = false, foreground = false;
+	bool once = false, check = false, foreground = false, status = false, json = false;
 	struct config cfg;
 	int c, r;
 
@@ -104,6 +165,12 @@ main(int argc, char **argv)
 		case 'v':
 			opt.verbose = true;
 			break;
+		case OPT_STATUS:
+			status = true;
+			break;
+		case OPT_JSON:
+			json = true;
+			break;
 		case OPT_VERSION:
 			printf("autoswappiness %s\n", VERSION);
 			return 0;
@@ -115,6 +182,20 @@ main(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
+	if (optind < argc && strcmp(argv[optind], "status") == 0) {
+		status = true;
+		optind++;
+	}
+	if (json && !status) {
+		fprintf(stderr, "autoswappiness: --json goes with status\n%s", usage_line);
+		return EXIT_USAGE;
+	}
+	if (status && (once || check || optind < argc)) {
+		fprintf(stderr, "autoswappiness: status takes only --json\n%s", usage_line);
+		return EXIT_USAGE;
+	}
+	if (status)
+		return run_status(opt.state_dir, json);
 	if (optind < argc) {
 		fprintf(stderr, "autoswappiness: unexpected argument '%s'\n%s", argv[optind], usage_line);
 		return EXIT_USAGE;

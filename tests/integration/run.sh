@@ -406,6 +406,62 @@ stop_daemon TERM || true
 check "the PSI trigger refuses a stand-in file" log_has "no PSI trigger on '/proc/pressure/memory': not procfs"
 check "and leaves its content alone" cmp -s "$P" "$DATA/pressure-memory.host-idle"
 
+# Fleets: drop-ins, the status command and the Prometheus textfile.
+mkdir -p "$CONF/fleet.conf.d" "$WORK/prom"
+printf '[daemon]\ninterval_ms = 100\n[limits]\nmax = 90\n' >"$CONF/fleet.conf"
+printf '[limits]\nmax = 15\n[metrics]\ntextfile = %s/prom/autoswappiness.prom\n' "$WORK" >"$CONF/fleet.conf.d/50-ansible.conf"
+expect_rc 0 "-n checks the merged drop-ins" "$BIN" -n -c "$CONF/fleet.conf"
+set_knob 60
+fake_vmstat 0 0 0 0 0
+fake_meminfo 1000000 300000 50000 250000 0 100000 1000000 230000
+expect_rc 3 "status before the daemon runs says not running" "$BIN" status
+check "status names what is missing" grep -q "autoswappiness is not running (no $STATE/state)" "$WORK/out"
+start_daemon -c "$CONF/fleet.conf"
+check "a drop-in overrides the main file (max 15)" wait_for 5 knob_is 15
+check "status works while it runs" wait_for 5 bash -c "'$BIN' status >'$WORK/status.out'"
+check "status shows the policy and value" grep -q "^  swappiness:  15 (target 23, limits 0..15)$" "$WORK/status.out"
+check "status shows what it will restore" grep -q "^  on exit:     restores 60$" "$WORK/status.out"
+check "status shows the last decision and its reason" grep -q "s ago: 60 -> 15, min(app 40%, swap free 23%)" "$WORK/status.out"
+"$BIN" status --json >"$WORK/status.json"
+check "status --json is JSON with the fields" /usr/bin/python3 -c "
+import json, sys
+d = json.load(open('$WORK/status.json'))
+assert d['running'] and d['swappiness'] == 15 and d['original'] == 60 and d['policy'] == 'ck', d
+assert d['decisions'][-1]['to'] == 15 and d['writes'] == 1, d
+"
+PROM=$WORK/prom/autoswappiness.prom
+check "the metrics textfile is written" wait_for 5 test -s "$PROM"
+check "the metrics parse and follow the conventions" "$TOP/tests/prom_check.py" "$PROM" \
+	autoswappiness_swappiness=15 autoswappiness_writes_total=1 autoswappiness_original_swappiness=60 \
+	autoswappiness_app_memory_ratio=0.4 autoswappiness_swap_free_ratio=0.23
+check "no temporary file is left next to it" test ! -e "$PROM.tmp"
+m1=$(stat -c %Y.%i "$PROM")
+sleep 0.5
+check "an unchanged state is not rewritten" test "$m1" = "$(stat -c %Y.%i "$PROM")"
+printf '[limits]\nmax = 15\nmax = 16\n' >"$CONF/fleet.conf.d/60-broken.conf"
+kill -HUP "$DPID"
+check "a broken drop-in names its path and line" wait_for 5 log_has "$CONF/fleet.conf.d/60-broken.conf:3: key 'max' set again (first set at line 2)"
+check "the failed reload is counted" wait_for 5 "$TOP/tests/prom_check.py" "$PROM" autoswappiness_reload_failures_total=1
+rm "$CONF/fleet.conf.d/60-broken.conf"
+printf '[limits]\nmax = 15\n' >"$CONF/fleet.conf.d/50-ansible.conf"
+kill -HUP "$DPID"
+check "dropping the textfile key removes the file" wait_for 5 test ! -e "$PROM"
+check "status counts the reloads" wait_for 5 bash -c "'$BIN' status | grep -q 'reloads 1 (1 failed)'"
+stop_daemon TERM || true
+check "a clean stop removes the state" test ! -e "$STATE/state"
+expect_rc 3 "status after stop says not running" "$BIN" status --json
+check "status --json after stop" grep -qx '{"running":false}' "$WORK/out"
+# After a crash the state is stale: status must not claim it runs.
+start_daemon -c "$CONF/fleet.conf"
+check "daemon up (stale state test)" wait_for 5 test -e "$STATE/state"
+stop_daemon KILL || true
+expect_rc 3 "status after a crash says not running" "$BIN" status
+check "and names the dead pid" grep -q "is left from pid $DPID" "$WORK/out"
+start_daemon -c "$CONF/fleet.conf"
+check "restart after the stale-state crash" wait_for 5 log_has "found '$STATE/original' = 60"
+stop_daemon TERM || true
+check "restores after the stale-state crash" knob_is 60
+
 # A read-only knob: one error, not one per poll; the daemon keeps running.
 # (mount -o remount,bind,ro makes writes fail with EROFS.)
 mount -o remount,bind,ro /proc/sys/vm/swappiness

@@ -158,6 +158,31 @@ test_missing_file(void **state)
 }
 
 static void
+test_dropins(void **state)
+{
+	struct errors e = { .n = 0 };
+	char want[1024];
+	struct config c;
+
+	(void)state;
+	/* Main file, then dropin.conf.d/ in lexical order; README and dot files
+	 * are not drop-ins. */
+	assert_int_equal(config_file_load(DATA "dropin.conf", false, &c, collect, &e), 0);
+	assert_int_equal(e.n, 0);
+	assert_int_equal(c.max, 60);
+	assert_int_equal(c.min, 10);
+	assert_int_equal(c.policy, POLICY_TENDENCY);
+
+	/* Errors name the drop-in and its line; a cross-key error blames the
+	 * file that set the value in effect. Order: main file, then drop-ins,
+	 * then validation. */
+	assert_int_equal(config_file_load(DATA "dropin-bad.conf", false, &c, collect, &e), -EINVAL);
+	read_expected("dropin-bad", DATA "dropin-bad.conf", want, sizeof(want));
+	if (strcmp(e.text, want) != 0)
+		fail_msg("got\n%swant\n%s", e.text, want);
+}
+
+static void
 test_set_every_key(void **state)
 {
 	static const struct {
@@ -251,6 +276,7 @@ main(void)
 		cmocka_unit_test(test_golden_errors), cmocka_unit_test(test_good_full),
 		cmocka_unit_test(test_defaults_and_comments), cmocka_unit_test(test_missing_file),
 		cmocka_unit_test(test_set_every_key), cmocka_unit_test(test_validate),
+		cmocka_unit_test(test_dropins),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,67 @@
+/* The daemon's state for `autoswappiness status` and Prometheus: a snapshot,
+ * its file format under /run, and its renderings. Pure: no I/O, no clock. */
+#ifndef AUTOSWAPPINESS_STATUS_H
+#define AUTOSWAPPINESS_STATUS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The last decisions kept in the state file. */
+#define STATUS_HISTORY 8
+#define STATUS_REASON_BYTES 128
+
+struct status_decision {
+	int64_t time_s; /* CLOCK_REALTIME seconds */
+	int from;
+	int to;
+	char reason[STATUS_REASON_BYTES];
+};
+
+struct status_snapshot {
+	int64_t pid;
+	int64_t started_s;
+	char policy[16];
+	int swappiness;	 /* what the knob holds */
+	int original;	 /* what the daemon restores on exit */
+	int target;	 /* the policy's last target */
+	int min, max;	 /* the limits in effect (max resolved from auto) */
+	int app_centile, swap_centile, mapped_ratio, distress, swap_tendency;
+	uint64_t refault_file_pps, refault_anon_pps, swapin_pps;
+	bool dry_run;
+	bool yielded;
+	uint64_t writes, yields, reloads, reload_failures, errors;
+	int64_t last_decision_s; /* 0: none yet */
+	unsigned n_history;	 /* oldest first */
+	struct status_decision history[STATUS_HISTORY];
+};
+
+/* Appends a decision, dropping the oldest when the history is full. */
+void status_add_decision(struct status_snapshot *s, int64_t time_s, int from, int to, const char *reason);
+
+/*
+ * Writes the state file format ("key=value" lines, then one "decision=TIME FROM
+ * TO REASON" line per decision) into buf. Returns the length, or -ENOBUFS when
+ * it does not fit.
+ */
+int status_render_state(const struct status_snapshot *s, char *buf, size_t len);
+
+/*
+ * Parses the state file format. Unknown keys are skipped (a newer daemon may add
+ * some). Returns 0 and fills *ret, or -EINVAL when a known key has a bad value or
+ * version, pid or swappiness is missing.
+ */
+int status_parse_state(const char *buf, size_t len, struct status_snapshot *ret);
+
+/* Renders for a human; now_s is the current CLOCK_REALTIME time in seconds.
+ * Returns the length or -ENOBUFS. */
+int status_render_human(const struct status_snapshot *s, int64_t now_s, char *buf, size_t len);
+
+/* Renders as one JSON object. Returns the length or -ENOBUFS. */
+int status_render_json(const struct status_snapshot *s, char *buf, size_t len);
+
+/* Renders the Prometheus text exposition format (HELP and TYPE for each metric,
+ * base units: ratios 0..1, seconds). Returns the length or -ENOBUFS. */
+int status_render_metrics(const struct status_snapshot *s, char *buf, size_t len);
+
+#endif

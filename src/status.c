@@ -1,0 +1,366 @@
+#include "status.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse.h"
+
+#define STATE_VERSION 1
+
+struct out {
+	char *buf;
+	size_t len;
+	size_t used;
+	bool overflow;
+};
+
+static void __attribute__((format(printf, 2, 3)))
+put(struct out *o, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (o->overflow)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(o->buf + o->used, o->len - o->used, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= o->len - o->used) {
+		o->overflow = true;
+		return;
+	}
+	o->used += (size_t)n;
+}
+
+static int
+finish(const struct out *o)
+{
+	return o->overflow ? -ENOBUFS : (int)o->used;
+}
+
+void
+status_add_decision(struct status_snapshot *s, int64_t time_s, int from, int to, const char *reason)
+{
+	struct status_decision *d;
+
+	if (s->n_history == STATUS_HISTORY) {
+		memmove(&s->history[0], &s->history[1], sizeof(s->history[0]) * (STATUS_HISTORY - 1));
+		s->n_history--;
+	}
+	d = &s->history[s->n_history++];
+	d->time_s = time_s;
+	d->from = from;
+	d->to = to;
+	/* Newlines would break the line format; the reasons we make have none. */
+	snprintf(d->reason, sizeof(d->reason), "%s", reason);
+	for (char *c = d->reason; *c; c++)
+		if (*c == '\n' || *c == '\r')
+			*c = ' ';
+	s->last_decision_s = time_s;
+}
+
+int
+status_render_state(const struct status_snapshot *s, char *buf, size_t len)
+{
+	struct out o = { buf, len, 0, false };
+
+	put(&o, "version=%d\npid=%" PRId64 "\nstarted=%" PRId64 "\n", STATE_VERSION, s->pid, s->started_s);
+	put(&o, "policy=%s\nswappiness=%d\noriginal=%d\ntarget=%d\nmin=%d\nmax=%d\n", s->policy, s->swappiness,
+	    s->original, s->target, s->min, s->max);
+	put(&o, "app_centile=%d\nswap_centile=%d\nmapped_ratio=%d\ndistress=%d\nswap_tendency=%d\n", s->app_centile,
+	    s->swap_centile, s->mapped_ratio, s->distress, s->swap_tendency);
+	put(&o, "refault_file_pps=%" PRIu64 "\nrefault_anon_pps=%" PRIu64 "\nswapin_pps=%" PRIu64 "\n",
+	    s->refault_file_pps, s->refault_anon_pps, s->swapin_pps);
+	put(&o, "dry_run=%d\nyielded=%d\n", s->dry_run, s->yielded);
+	put(&o,
+	    "writes=%" PRIu64 "\nyields=%" PRIu64 "\nreloads=%" PRIu64 "\nreload_failures=%" PRIu64
+	    "\nerrors=%" PRIu64 "\nlast_decision=%" PRId64 "\n",
+	    s->writes, s->yields, s->reloads, s->reload_failures, s->errors, s->last_decision_s);
+	for (unsigned i = 0; i < s->n_history; i++)
+		put(&o, "decision=%" PRId64 " %d %d %s\n", s->history[i].time_s, s->history[i].from, s->history[i].to,
+		    s->history[i].reason);
+	return finish(&o);
+}
+
+/* Parses a decimal into *ret (int64 or uint64 through the long long path). */
+static int
+num(const char *v, long long min, long long max, long long *ret)
+{
+	char *end;
+	long long x;
+
+	if (*v == '\0')
+		return -EINVAL;
+	errno = 0;
+	x = strtoll(v, &end, 10);
+	if (errno || *end != '\0' || x < min || x > max)
+		return -EINVAL;
+	*ret = x;
+	return 0;
+}
+
+static int
+parse_decision(const char *v, struct status_decision *d)
+{
+	long long t, from, to;
+	char tbuf[24], fbuf[8], obuf[8];
+	const char *p = v;
+	char *bufs[3] = { tbuf, fbuf, obuf };
+	size_t sizes[3] = { sizeof(tbuf), sizeof(fbuf), sizeof(obuf) };
+
+	for (int i = 0; i < 3; i++) {
+		size_t n = strcspn(p, " ");
+
+		if (n == 0 || n >= sizes[i] || p[n] != ' ')
+			return -EINVAL;
+		memcpy(bufs[i], p, n);
+		bufs[i][n] = '\0';
+		p += n + 1;
+	}
+	if (num(tbuf, 0, INT64_MAX, &t) < 0 || num(fbuf, 0, 200, &from) < 0 || num(obuf, 0, 200, &to) < 0)
+		return -EINVAL;
+	d->time_s = t;
+	d->from = (int)from;
+	d->to = (int)to;
+	snprintf(d->reason, sizeof(d->reason), "%s", p);
+	return 0;
+}
+
+int
+status_parse_state(const char *buf, size_t len, struct status_snapshot *ret)
+{
+	struct status_snapshot s;
+	const char *p = buf, *end = buf + len;
+	bool has_version = false, has_pid = false, has_swappiness = false;
+
+	memset(&s, 0, sizeof(s));
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *eol = nl ? nl : end;
+		char line[256], *eq, *v;
+		long long x = 0;
+		int r = 0;
+
+		if ((size_t)(eol - p) >= sizeof(line))
+			return -EINVAL;
+		memcpy(line, p, (size_t)(eol - p));
+		line[eol - p] = '\0';
+		p = nl ? nl + 1 : end;
+		if (line[0] == '\0')
+			continue;
+		eq = strchr(line, '=');
+		if (!eq)
+			return -EINVAL;
+		*eq = '\0';
+		v = eq + 1;
+#define INT_KEY(name, field, lo, hi)                  \
+	else if (strcmp(line, name) == 0)             \
+	{                                             \
+		r = num(v, lo, hi, &x);               \
+		if (r == 0)                           \
+			s.field = (__typeof__(s.field))x; \
+	}
+		if (strcmp(line, "version") == 0) {
+			r = num(v, STATE_VERSION, STATE_VERSION, &x);
+			has_version = r == 0;
+		} else if (strcmp(line, "pid") == 0) {
+			r = num(v, 1, INT32_MAX, &x);
+			s.pid = x;
+			has_pid = r == 0;
+		} else if (strcmp(line, "swappiness") == 0) {
+			r = num(v, 0, 200, &x);
+			s.swappiness = (int)x;
+			has_swappiness = r == 0;
+		} else if (strcmp(line, "policy") == 0) {
+			if (strlen(v) == 0 || strlen(v) >= sizeof(s.policy))
+				r = -EINVAL;
+			else
+				snprintf(s.policy, sizeof(s.policy), "%s", v);
+		} else if (strcmp(line, "decision") == 0) {
+			if (s.n_history == STATUS_HISTORY)
+				memmove(&s.history[0], &s.history[1], sizeof(s.history[0]) * (STATUS_HISTORY - 1));
+			else
+				s.n_history++;
+			r = parse_decision(v, &s.history[s.n_history - 1]);
+		}
+		INT_KEY("started", started_s, 0, INT64_MAX)
+		INT_KEY("original", original, 0, 200)
+		INT_KEY("target", target, 0, 1000)
+		INT_KEY("min", min, 0, 200)
+		INT_KEY("max", max, 0, 200)
+		INT_KEY("app_centile", app_centile, 0, 100)
+		INT_KEY("swap_centile", swap_centile, 0, 100)
+		INT_KEY("mapped_ratio", mapped_ratio, 0, 100)
+		INT_KEY("distress", distress, 0, 100)
+		INT_KEY("swap_tendency", swap_tendency, 0, 1000)
+		INT_KEY("refault_file_pps", refault_file_pps, 0, INT64_MAX)
+		INT_KEY("refault_anon_pps", refault_anon_pps, 0, INT64_MAX)
+		INT_KEY("swapin_pps", swapin_pps, 0, INT64_MAX)
+		INT_KEY("dry_run", dry_run, 0, 1)
+		INT_KEY("yielded", yielded, 0, 1)
+		INT_KEY("writes", writes, 0, INT64_MAX)
+		INT_KEY("yields", yields, 0, INT64_MAX)
+		INT_KEY("reloads", reloads, 0, INT64_MAX)
+		INT_KEY("reload_failures", reload_failures, 0, INT64_MAX)
+		INT_KEY("errors", errors, 0, INT64_MAX)
+		INT_KEY("last_decision", last_decision_s, 0, INT64_MAX)
+#undef INT_KEY
+		if (r < 0)
+			return -EINVAL;
+	}
+	if (!has_version || !has_pid || !has_swappiness)
+		return -EINVAL;
+	*ret = s;
+	return 0;
+}
+
+static void
+put_ago(struct out *o, int64_t now_s, int64_t then_s)
+{
+	int64_t ago = now_s > then_s ? now_s - then_s : 0;
+
+	if (ago < 120)
+		put(o, "%" PRId64 " s ago", ago);
+	else if (ago < 7200)
+		put(o, "%" PRId64 " min ago", ago / 60);
+	else
+		put(o, "%" PRId64 " h ago", ago / 3600);
+}
+
+int
+status_render_human(const struct status_snapshot *s, int64_t now_s, char *buf, size_t len)
+{
+	struct out o = { buf, len, 0, false };
+
+	put(&o, "autoswappiness (pid %" PRId64 ") running since ", s->pid);
+	put_ago(&o, now_s, s->started_s);
+	put(&o, "\n  policy:      %s%s%s\n", s->policy, s->dry_run ? " (dry run: never writes)" : "",
+	    s->yielded ? " (yielded: someone else set the value; reload to resume)" : "");
+	put(&o, "  swappiness:  %d (target %d, limits %d..%d)\n", s->swappiness, s->target, s->min, s->max);
+	put(&o, "  on exit:     restores %d\n", s->original);
+	put(&o, "  inputs:      app %d%%, swap free %d%%, mapped %d%%, distress %d, swap_tendency %d\n", s->app_centile,
+	    s->swap_centile, s->mapped_ratio, s->distress, s->swap_tendency);
+	put(&o, "  rates:       file refaults %" PRIu64 "/s, anon refaults %" PRIu64 "/s, swap-ins %" PRIu64 "/s\n",
+	    s->refault_file_pps, s->refault_anon_pps, s->swapin_pps);
+	put(&o,
+	    "  counts:      writes %" PRIu64 ", yields %" PRIu64 ", reloads %" PRIu64 " (%" PRIu64
+	    " failed), errors %" PRIu64 "\n",
+	    s->writes, s->yields, s->reloads, s->reload_failures, s->errors);
+	if (s->n_history == 0)
+		put(&o, "  decisions:   none yet\n");
+	else
+		put(&o, "  decisions (newest last):\n");
+	for (unsigned i = 0; i < s->n_history; i++) {
+		put(&o, "    ");
+		put_ago(&o, now_s, s->history[i].time_s);
+		put(&o, ": %d -> %d, %s\n", s->history[i].from, s->history[i].to, s->history[i].reason);
+	}
+	return finish(&o);
+}
+
+static void
+put_json_string(struct out *o, const char *str)
+{
+	put(o, "\"");
+	for (const unsigned char *c = (const unsigned char *)str; *c; c++) {
+		if (*c == '"' || *c == '\\')
+			put(o, "\\%c", *c);
+		else if (*c < 0x20)
+			put(o, "\\u%04x", *c);
+		else
+			put(o, "%c", *c);
+	}
+	put(o, "\"");
+}
+
+int
+status_render_json(const struct status_snapshot *s, char *buf, size_t len)
+{
+	struct out o = { buf, len, 0, false };
+
+	put(&o, "{\"running\":true,\"pid\":%" PRId64 ",\"started\":%" PRId64 ",\"policy\":", s->pid, s->started_s);
+	put_json_string(&o, s->policy);
+	put(&o, ",\"swappiness\":%d,\"original\":%d,\"target\":%d,\"min\":%d,\"max\":%d", s->swappiness, s->original,
+	    s->target, s->min, s->max);
+	put(&o, ",\"app_centile\":%d,\"swap_centile\":%d,\"mapped_ratio\":%d,\"distress\":%d,\"swap_tendency\":%d",
+	    s->app_centile, s->swap_centile, s->mapped_ratio, s->distress, s->swap_tendency);
+	put(&o, ",\"refault_file_pps\":%" PRIu64 ",\"refault_anon_pps\":%" PRIu64 ",\"swapin_pps\":%" PRIu64,
+	    s->refault_file_pps, s->refault_anon_pps, s->swapin_pps);
+	put(&o, ",\"dry_run\":%s,\"yielded\":%s", s->dry_run ? "true" : "false", s->yielded ? "true" : "false");
+	put(&o,
+	    ",\"writes\":%" PRIu64 ",\"yields\":%" PRIu64 ",\"reloads\":%" PRIu64 ",\"reload_failures\":%" PRIu64
+	    ",\"errors\":%" PRIu64 ",\"last_decision\":%" PRId64 ",\"decisions\":[",
+	    s->writes, s->yields, s->reloads, s->reload_failures, s->errors, s->last_decision_s);
+	for (unsigned i = 0; i < s->n_history; i++) {
+		put(&o, "%s{\"time\":%" PRId64 ",\"from\":%d,\"to\":%d,\"reason\":", i ? "," : "", s->history[i].time_s,
+		    s->history[i].from, s->history[i].to);
+		put_json_string(&o, s->history[i].reason);
+		put(&o, "}");
+	}
+	put(&o, "]}\n");
+	return finish(&o);
+}
+
+static void
+metric(struct out *o, const char *name, const char *type, const char *help)
+{
+	put(o, "# HELP autoswappiness_%s %s\n# TYPE autoswappiness_%s %s\n", name, help, name, type);
+}
+
+int
+status_render_metrics(const struct status_snapshot *s, char *buf, size_t len)
+{
+	struct out o = { buf, len, 0, false };
+
+	metric(&o, "swappiness", "gauge", "Current value of vm.swappiness.");
+	put(&o, "autoswappiness_swappiness %d\n", s->swappiness);
+	metric(&o, "target", "gauge", "The policy's last target, before the limits.");
+	put(&o, "autoswappiness_target %d\n", s->target);
+	metric(&o, "original_swappiness", "gauge", "The value restored when the daemon stops.");
+	put(&o, "autoswappiness_original_swappiness %d\n", s->original);
+	metric(&o, "limit_min", "gauge", "Lower limit in effect.");
+	put(&o, "autoswappiness_limit_min %d\n", s->min);
+	metric(&o, "limit_max", "gauge", "Upper limit in effect (max = auto resolved).");
+	put(&o, "autoswappiness_limit_max %d\n", s->max);
+	metric(&o, "policy_info", "gauge", "The policy in use, as a label.");
+	put(&o, "autoswappiness_policy_info{policy=\"%s\"} 1\n", s->policy);
+	metric(&o, "app_memory_ratio", "gauge", "Share of RAM held by application memory (app_centile / 100).");
+	put(&o, "autoswappiness_app_memory_ratio %d.%02d\n", s->app_centile / 100, s->app_centile % 100);
+	metric(&o, "swap_free_ratio", "gauge", "Share of swap still free (swap_centile / 100).");
+	put(&o, "autoswappiness_swap_free_ratio %d.%02d\n", s->swap_centile / 100, s->swap_centile % 100);
+	metric(&o, "mapped_ratio", "gauge", "Share of RAM mapped into page tables (mapped_ratio / 100).");
+	put(&o, "autoswappiness_mapped_ratio %d.%02d\n", s->mapped_ratio / 100, s->mapped_ratio % 100);
+	metric(&o, "distress_ratio", "gauge", "Reclaim distress (PSI stall share or reclaim inefficiency) / 100.");
+	put(&o, "autoswappiness_distress_ratio %d.%02d\n", s->distress / 100, s->distress % 100);
+	metric(&o, "swap_tendency", "gauge", "Linux 2.6 swap_tendency = mapped_ratio/2 + distress + ck.");
+	put(&o, "autoswappiness_swap_tendency %d\n", s->swap_tendency);
+	metric(&o, "file_refault_pages_per_second", "gauge", "workingset_refault_file over the last poll.");
+	put(&o, "autoswappiness_file_refault_pages_per_second %" PRIu64 "\n", s->refault_file_pps);
+	metric(&o, "anon_refault_pages_per_second", "gauge", "workingset_refault_anon over the last poll.");
+	put(&o, "autoswappiness_anon_refault_pages_per_second %" PRIu64 "\n", s->refault_anon_pps);
+	metric(&o, "swapin_pages_per_second", "gauge", "pswpin over the last poll.");
+	put(&o, "autoswappiness_swapin_pages_per_second %" PRIu64 "\n", s->swapin_pps);
+	metric(&o, "dry_run", "gauge", "1 when the daemon never writes.");
+	put(&o, "autoswappiness_dry_run %d\n", s->dry_run);
+	metric(&o, "yielded", "gauge", "1 when someone else set vm.swappiness and the daemon keeps its hands off.");
+	put(&o, "autoswappiness_yielded %d\n", s->yielded);
+	metric(&o, "writes_total", "counter", "Writes of vm.swappiness.");
+	put(&o, "autoswappiness_writes_total %" PRIu64 "\n", s->writes);
+	metric(&o, "yields_total", "counter", "Times the daemon yielded to someone else's value.");
+	put(&o, "autoswappiness_yields_total %" PRIu64 "\n", s->yields);
+	metric(&o, "reloads_total", "counter", "Configuration reloads that took effect.");
+	put(&o, "autoswappiness_reloads_total %" PRIu64 "\n", s->reloads);
+	metric(&o, "reload_failures_total", "counter", "Reloads refused because of a bad configuration.");
+	put(&o, "autoswappiness_reload_failures_total %" PRIu64 "\n", s->reload_failures);
+	metric(&o, "errors_total", "counter", "Errors logged (read or write failures).");
+	put(&o, "autoswappiness_errors_total %" PRIu64 "\n", s->errors);
+	metric(&o, "last_decision_timestamp_seconds", "gauge", "Unix time of the last write.");
+	put(&o, "autoswappiness_last_decision_timestamp_seconds %" PRId64 "\n", s->last_decision_s);
+	metric(&o, "start_time_seconds", "gauge", "Unix time the daemon started.");
+	put(&o, "autoswappiness_start_time_seconds %" PRId64 "\n", s->started_s);
+	return finish(&o);
+}

@@ -1,0 +1,209 @@
+/* Unit tests for the status snapshot: state file round trip, parse errors,
+ * history, and the human, JSON and Prometheus renderings. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "status.h"
+
+static struct status_snapshot
+sample_snapshot(void)
+{
+	struct status_snapshot s;
+
+	memset(&s, 0, sizeof(s));
+	s.pid = 4242;
+	s.started_s = 1700000000;
+	snprintf(s.policy, sizeof(s.policy), "adaptive");
+	s.swappiness = 23;
+	s.original = 60;
+	s.target = 25;
+	s.min = 0;
+	s.max = 133;
+	s.app_centile = 41;
+	s.swap_centile = 23;
+	s.mapped_ratio = 10;
+	s.distress = 5;
+	s.swap_tendency = 33;
+	s.refault_file_pps = 840;
+	s.refault_anon_pps = 3;
+	s.swapin_pps = 12;
+	s.writes = 7;
+	s.yields = 1;
+	s.reloads = 2;
+	s.reload_failures = 1;
+	s.errors = 3;
+	status_add_decision(&s, 1700000100, 60, 40, "up 10: file refaults 840/s, swap-ins 12/s");
+	status_add_decision(&s, 1700000160, 40, 23, "down 10: swap-ins 900/s, file refaults 0/s");
+	return s;
+}
+
+static void
+test_round_trip(void **state)
+{
+	struct status_snapshot s = sample_snapshot(), p;
+	char buf[4096];
+	int n;
+
+	(void)state;
+	n = status_render_state(&s, buf, sizeof(buf));
+	assert_true(n > 0);
+	assert_int_equal(status_parse_state(buf, (size_t)n, &p), 0);
+	assert_int_equal(p.pid, 4242);
+	assert_string_equal(p.policy, "adaptive");
+	assert_int_equal(p.swappiness, 23);
+	assert_int_equal(p.original, 60);
+	assert_int_equal(p.max, 133);
+	assert_int_equal(p.refault_file_pps, 840);
+	assert_int_equal(p.writes, 7);
+	assert_int_equal(p.reload_failures, 1);
+	assert_int_equal(p.last_decision_s, 1700000160);
+	assert_int_equal(p.n_history, 2);
+	assert_int_equal(p.history[0].from, 60);
+	assert_int_equal(p.history[1].to, 23);
+	assert_string_equal(p.history[1].reason, "down 10: swap-ins 900/s, file refaults 0/s");
+	/* Too small a buffer is an error, not a truncated file. */
+	assert_int_equal(status_render_state(&s, buf, 64), -ENOBUFS);
+}
+
+static void
+test_history_ring(void **state)
+{
+	struct status_snapshot s;
+	char reason[32];
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	for (int i = 0; i < STATUS_HISTORY + 3; i++) {
+		snprintf(reason, sizeof(reason), "n%d\nwith newline", i);
+		status_add_decision(&s, 1000 + i, i, i + 1, reason);
+	}
+	assert_int_equal(s.n_history, STATUS_HISTORY);
+	assert_int_equal(s.history[0].from, 3); /* the three oldest dropped */
+	assert_int_equal(s.history[STATUS_HISTORY - 1].from, STATUS_HISTORY + 2);
+	assert_string_equal(s.history[0].reason, "n3 with newline");
+	assert_int_equal(s.last_decision_s, 1000 + STATUS_HISTORY + 2);
+}
+
+static void
+test_parse_errors(void **state)
+{
+	static const struct {
+		const char *in;
+		int ret;
+	} cases[] = {
+		{ "version=1\npid=5\nswappiness=10\n", 0 },
+		{ "version=1\npid=5\nswappiness=10\nfuture_key=whatever\n", 0 }, /* newer daemon */
+		{ "pid=5\nswappiness=10\n", -EINVAL },				   /* no version */
+		{ "version=2\npid=5\nswappiness=10\n", -EINVAL },
+		{ "version=1\nswappiness=10\n", -EINVAL },
+		{ "version=1\npid=5\n", -EINVAL },
+		{ "version=1\npid=5\nswappiness=201\n", -EINVAL },
+		{ "version=1\npid=0\nswappiness=10\n", -EINVAL },
+		{ "version=1\npid=5\nswappiness=10\nwrites=-1\n", -EINVAL },
+		{ "version=1\npid=5\nswappiness=10\nwrites=12x\n", -EINVAL },
+		{ "version=1\npid=5\nswappiness=10\nno equals sign\n", -EINVAL },
+		{ "version=1\npid=5\nswappiness=10\ndecision=1 2\n", -EINVAL },
+		{ "version=1\npid=5\nswappiness=10\ndecision=1 2 300 x\n", -EINVAL },
+		{ "version=1\npid=5\nswappiness=10\ndecision=1 2 3 \n", 0 }, /* empty reason is fine */
+		{ "version=1\npid=5\nswappiness=10\npolicy=\n", -EINVAL },
+		{ "version=1\npid=5\nswappiness=10\npolicy=averyveryverylongname\n", -EINVAL },
+		{ "", -EINVAL },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct status_snapshot s;
+		int r = status_parse_state(cases[i].in, strlen(cases[i].in), &s);
+
+		if (r != cases[i].ret)
+			fail_msg("case %zu: %d, want %d: '%s'", i, r, cases[i].ret, cases[i].in);
+	}
+}
+
+static void
+test_human(void **state)
+{
+	struct status_snapshot s = sample_snapshot();
+	char buf[4096];
+
+	(void)state;
+	assert_true(status_render_human(&s, 1700000220, buf, sizeof(buf)) > 0);
+	assert_non_null(strstr(buf, "autoswappiness (pid 4242) running since 3 min ago\n"));
+	assert_non_null(strstr(buf, "  policy:      adaptive\n"));
+	assert_non_null(strstr(buf, "  swappiness:  23 (target 25, limits 0..133)\n"));
+	assert_non_null(strstr(buf, "  on exit:     restores 60\n"));
+	assert_non_null(strstr(buf, "  counts:      writes 7, yields 1, reloads 2 (1 failed), errors 3\n"));
+	assert_non_null(strstr(buf, "    60 s ago: 40 -> 23, down 10: swap-ins 900/s, file refaults 0/s\n"));
+	assert_non_null(strstr(buf, "    2 min ago: 60 -> 40, up 10"));
+	s.yielded = true;
+	s.n_history = 0;
+	assert_true(status_render_human(&s, 1700000220, buf, sizeof(buf)) > 0);
+	assert_non_null(strstr(buf, "yielded"));
+	assert_non_null(strstr(buf, "decisions:   none yet"));
+}
+
+static void
+test_json_escaping(void **state)
+{
+	struct status_snapshot s = sample_snapshot();
+	char buf[4096];
+
+	(void)state;
+	s.n_history = 0;
+	status_add_decision(&s, 5, 1, 2, "quote \" backslash \\ tab \t end");
+	assert_true(status_render_json(&s, buf, sizeof(buf)) > 0);
+	assert_non_null(strstr(buf, "{\"running\":true,\"pid\":4242,"));
+	assert_non_null(strstr(buf, "\"reason\":\"quote \\\" backslash \\\\ tab \\u0009 end\""));
+	assert_non_null(strstr(buf, "\"dry_run\":false"));
+	assert_int_equal(buf[strlen(buf) - 2], '}');
+}
+
+static void
+test_metrics(void **state)
+{
+	static const char *const names[] = {
+		"swappiness", "writes_total", "yields_total", "reloads_total", "reload_failures_total", "errors_total",
+		"last_decision_timestamp_seconds", "app_memory_ratio", "swap_free_ratio", "file_refault_pages_per_second",
+	};
+	struct status_snapshot s = sample_snapshot();
+	char buf[8192], want[128];
+
+	(void)state;
+	assert_true(status_render_metrics(&s, buf, sizeof(buf)) > 0);
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(want, sizeof(want), "# HELP autoswappiness_%s ", names[i]);
+		assert_non_null(strstr(buf, want));
+		snprintf(want, sizeof(want), "# TYPE autoswappiness_%s ", names[i]);
+		assert_non_null(strstr(buf, want));
+	}
+	assert_non_null(strstr(buf, "\nautoswappiness_swappiness 23\n"));
+	assert_non_null(strstr(buf, "\nautoswappiness_app_memory_ratio 0.41\n"));
+	assert_non_null(strstr(buf, "\nautoswappiness_swap_free_ratio 0.23\n"));
+	assert_non_null(strstr(buf, "# TYPE autoswappiness_writes_total counter\nautoswappiness_writes_total 7\n"));
+	assert_non_null(strstr(buf, "autoswappiness_policy_info{policy=\"adaptive\"} 1\n"));
+	s.app_centile = 100;
+	assert_true(status_render_metrics(&s, buf, sizeof(buf)) > 0);
+	assert_non_null(strstr(buf, "\nautoswappiness_app_memory_ratio 1.00\n"));
+	s.app_centile = 5;
+	assert_true(status_render_metrics(&s, buf, sizeof(buf)) > 0);
+	assert_non_null(strstr(buf, "\nautoswappiness_app_memory_ratio 0.05\n"));
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_round_trip), cmocka_unit_test(test_history_ring),
+		cmocka_unit_test(test_parse_errors), cmocka_unit_test(test_human),
+		cmocka_unit_test(test_json_escaping), cmocka_unit_test(test_metrics),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
