@@ -84,8 +84,9 @@ check-valgrind: $(UNIT_TESTS) $(BIN)
 	VALGRIND=1 BIN=$(BIN) tests/valgrind.sh $(UNIT_TESTS)
 
 # Everything that can run here; the VM test fails loudly without qemu.
-check: deps all check-unit check-integration check-man check-systemd check-sanitize check-valgrind check-vm
+check: deps all check-unit check-integration check-man check-systemd check-sanitize check-valgrind check-fuzz check-vm
 
+include fuzz/fuzz.mk
 
 install: $(BIN)
 	install -D -m 0755 $(BIN) $(DESTDIR)$(SBINDIR)/autoswappiness

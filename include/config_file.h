@@ -7,6 +7,17 @@
 /* Receives each error as "path:line: message" (or "path: message"). */
 typedef void (*config_error_fn)(void *userdata, const char *message);
 
+/* Collects errors as lines, for one log record that holds them all. */
+struct config_errors {
+	char text[3072];
+	size_t used;
+	unsigned count;
+};
+
+/* A config_error_fn appending to a struct config_errors (userdata); lines
+ * that do not fit are counted but left out. */
+void config_errors_collect(void *userdata, const char *message);
+
 /*
  * Reads path into *ret, starting from the defaults; reports every error in the
  * file, in one pass, through on_error. *ret is written only on success.

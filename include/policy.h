@@ -60,7 +60,7 @@ struct policy_result {
 	char reason[128];
 };
 
-/* Returns the policy's name ("ck", "tendency"), or NULL for an invalid kind. */
+/* Returns the policy's name ("ck", "tendency", "adaptive"), or NULL for an invalid kind. */
 const char *policy_name(enum policy_kind kind);
 
 /* Returns 0 and sets *ret_kind for a known name, -EINVAL otherwise. */

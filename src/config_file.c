@@ -83,17 +83,35 @@ static char *
 reader(char *str, int num, void *stream)
 {
 	struct loader *l = stream;
+	bool nul = false;
+	int c = EOF, n = 0;
 	char *s;
 
-	if (!fgets(str, num, l->f))
+	/* Byte by byte rather than fgets: a NUL inside a line must not hide
+	 * its end (and shift every later line number). */
+	while (n < num - 1 && (c = fgetc(l->f)) != EOF) {
+		if (c == '\0')
+			nul = true;
+		str[n++] = (char)c;
+		if (c == '\n')
+			break;
+	}
+	if (n == 0)
 		return NULL;
+	str[n] = '\0';
 	l->line++;
-	if (!strchr(str, '\n') && !feof(l->f)) {
-		int c;
-
-		report(l, l->line, "line longer than %d characters", num - 2);
-		while ((c = fgetc(l->f)) != EOF && c != '\n')
-			;
+	if (c != '\n' && n == num - 1) {
+		c = fgetc(l->f);
+		if (c != EOF && c != '\n') {
+			report(l, l->line, "line longer than %d characters", num - 1);
+			while ((c = fgetc(l->f)) != EOF && c != '\n')
+				;
+			strcpy(str, "\n");
+			return str;
+		}
+	}
+	if (nul) {
+		report(l, l->line, "NUL byte in the line");
 		strcpy(str, "\n");
 		return str;
 	}
@@ -130,6 +148,21 @@ handler(void *user, const char *section, const char *name, const char *value)
 	snprintf(l->key_path[key], sizeof(l->key_path[key]), "%s", l->path);
 	l->key_last_line[key] = l->line;
 	return 1;
+}
+
+void
+config_errors_collect(void *userdata, const char *message)
+{
+	struct config_errors *e = userdata;
+	size_t n = strlen(message);
+
+	e->count++;
+	if (e->used + n + 2 > sizeof(e->text))
+		return;
+	memcpy(e->text + e->used, message, n);
+	e->used += n;
+	e->text[e->used++] = '\n';
+	e->text[e->used] = '\0';
 }
 
 /* Reads one file into l->cfg on top of what is there. Returns 0, or a negative

@@ -166,13 +166,6 @@ limits_of(const struct daemon *d, int max)
 }
 
 static void
-config_error_to_journal(void *userdata, const char *message)
-{
-	(void)userdata;
-	journal_log(LOG_ERR, MSGID_CONFIG, "%s", message);
-}
-
-static void
 set_status(struct daemon *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static void
@@ -296,6 +289,8 @@ poll_once(struct daemon *d)
 	int r, knob_value, current, readback;
 	const char *pname = policy_name(d->cfg.policy);
 
+	/* Busy only while a decision sees pressure (not while yielded or failing). */
+	d->busy = false;
 	r = sampler_read(d->sampler, &d->cur);
 	if (r < 0) {
 		if (r != d->sample_err) {
@@ -397,7 +392,11 @@ done:
 static unsigned
 next_interval_ms(const struct daemon *d)
 {
-	if (d->busy && d->cfg.busy_interval_ms < d->cfg.interval_ms)
+	/* Without a working PSI trigger nothing wakes the daemon early, so the
+	 * calm interval would be the reaction time: poll at the busy pace. */
+	bool no_wakeup = d->cfg.psi_trigger_ms > 0 && d->psi_fd < 0;
+
+	if ((d->busy || no_wakeup) && d->cfg.busy_interval_ms < d->cfg.interval_ms)
 		return d->cfg.busy_interval_ms;
 	return d->cfg.interval_ms;
 }
@@ -411,7 +410,11 @@ on_timer(sd_event_source *s, uint64_t usec, void *userdata)
 	(void)usec;
 	poll_once(d);
 	/* Poll often while memory is under pressure, rarely while it is calm. */
+	/* sd-event's default accuracy is 250 ms, which would stretch short
+	 * intervals; a tenth of the interval still lets wake-ups coalesce. */
 	r = sd_event_source_set_time_relative(s, (uint64_t)next_interval_ms(d) * 1000u);
+	if (r >= 0)
+		r = sd_event_source_set_time_accuracy(s, (uint64_t)next_interval_ms(d) * 100u);
 	if (r >= 0)
 		r = sd_event_source_set_enabled(s, SD_EVENT_ONESHOT);
 	if (r < 0) {
@@ -440,8 +443,9 @@ static void
 warn_limits(const struct daemon *d)
 {
 	if (d->cfg.max > d->kernel_max || d->cfg.min > d->kernel_max)
-		journal_log(LOG_WARNING, NULL, "limits %d..%d go above what this kernel accepts; using at most %d",
-			    d->cfg.min, d->cfg.max, d->kernel_max);
+		journal_log(LOG_WARNING, NULL, "limits.%s %d is above what this kernel accepts; using at most %d",
+			    d->cfg.max > d->kernel_max ? "max" : "min",
+			    d->cfg.max > d->kernel_max ? d->cfg.max : d->cfg.min, d->kernel_max);
 }
 
 /* Polls now, from the timer's callback (so that it is re-armed as usual). */
@@ -502,10 +506,8 @@ arm_psi_trigger(struct daemon *d)
 	fd = sampler_psi_trigger(d->cfg.psi_trigger_ms * 1000u, CONFIG_PSI_WINDOW_MS * 1000u);
 	if (fd < 0) {
 		journal_log(LOG_WARNING, NULL, "no PSI trigger on '%s': %s; polling every %u ms", KPATH_PSI_MEMORY,
-			    fd == -ENOTSUP ? "not procfs" : strerror(-fd), d->cfg.busy_interval_ms);
-		/* Without a wake-up, the calm interval would be the reaction time. */
-		d->cfg.interval_ms = d->cfg.busy_interval_ms < d->cfg.interval_ms ? d->cfg.busy_interval_ms
-										 : d->cfg.interval_ms;
+			    fd == -ENOTSUP ? "not procfs" : strerror(-fd),
+			    d->cfg.busy_interval_ms < d->cfg.interval_ms ? d->cfg.busy_interval_ms : d->cfg.interval_ms);
 		return;
 	}
 	r = sd_event_add_io(d->event, &d->psi_source, fd, EPOLLPRI, on_psi, d);
@@ -530,6 +532,43 @@ apply_config(struct daemon *d, const struct config *cfg)
 	d->pstate = (struct policy_state){ 0 };
 }
 
+/* Takes charge of the knob: a record left by an instance that did not exit
+ * cleanly wins over what the knob holds now (possibly that instance's own last
+ * write); otherwise the knob's value is recorded as the original. */
+static void take_ownership(struct daemon *d, int knob_value);
+
+static void
+claim_knob(struct daemon *d, int knob_value)
+{
+	int r, recorded;
+
+	r = knob_record_load(d->opt.state_dir, &recorded);
+	if (r == 0) {
+		journal_log(LOG_NOTICE, NULL,
+			    "found '%s/original' = %d from an instance that did not exit cleanly; will restore that",
+			    d->opt.state_dir, recorded);
+		d->original = recorded;
+		d->owns_knob = true;
+		return;
+	}
+	if (r != -ENOENT)
+		journal_log(LOG_WARNING, MSGID_ERROR, "ignoring '%s/original': %s", d->opt.state_dir, strerror(-r));
+	take_ownership(d, knob_value);
+}
+
+/* Gives up the knob (after someone else set it): nothing to restore. */
+static void
+release_knob(struct daemon *d)
+{
+	int r;
+
+	d->owns_knob = false;
+	r = knob_record_remove(d->opt.state_dir);
+	if (r < 0)
+		journal_log(LOG_WARNING, MSGID_ERROR, "failed to remove '%s/original': %s", d->opt.state_dir,
+			    strerror(-r));
+}
+
 /* Records the knob's value as the one to restore on exit, so that a crash
  * and restart still restores it. */
 static void
@@ -550,6 +589,7 @@ static int
 on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
 {
 	struct daemon *d = userdata;
+	static struct config_errors errors;
 	struct config cfg;
 	struct timespec ts;
 	char desc[160];
@@ -564,10 +604,16 @@ on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
 				 (unsigned long long)ts.tv_sec * 1000000ull + (unsigned long long)ts.tv_nsec / 1000u);
 	else
 		(void)sd_notify(0, "RELOADING=1");
-	r = config_file_load(d->opt.config_path, d->opt.config_optional, &cfg, config_error_to_journal, NULL);
+	errors.used = errors.count = 0;
+	errors.text[0] = '\0';
+	r = config_file_load(d->opt.config_path, d->opt.config_optional, &cfg, config_errors_collect, &errors);
 	if (r < 0) {
-		journal_log(LOG_ERR, MSGID_RELOAD_FAILED, "reload of '%s' failed; keeping the running configuration",
-			    d->opt.config_path);
+		/* One record with every error, each as file:line. */
+		if (errors.used > 0)
+			errors.text[errors.used - 1] = '\0';
+		journal_log(LOG_ERR, MSGID_RELOAD_FAILED,
+			    "reload of '%s' failed; keeping the running configuration (%u errors):\n%s",
+			    d->opt.config_path, errors.count, errors.text);
 		d->st.reload_failures++;
 		publish(d);
 		(void)sd_notify(0, "READY=1");
@@ -587,14 +633,16 @@ on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
 	warn_limits(d);
 	if (knob_read(&d->knob, &knob_value) == 0) {
 		if (d->yielded) {
-			/* Resuming after an admin's change: their value is what we restore. */
+			/* Resuming after an admin's change: their value is the new
+			 * original, and the old record no longer applies. */
 			d->yielded = false;
 			d->expected = knob_value;
+			release_knob(d);
 			if (!d->dry_run)
 				take_ownership(d, knob_value);
 		} else if (was_dry_run && !d->dry_run && !d->owns_knob) {
 			d->expected = knob_value;
-			take_ownership(d, knob_value);
+			claim_knob(d, knob_value);
 		} else if (!was_dry_run && d->dry_run) {
 			d->dry_value = knob_value;
 		}
@@ -637,32 +685,27 @@ lock_memory(void)
 static int
 find_original(struct daemon *d, int knob_value)
 {
-	int r, recorded;
+	int recorded;
 
 	d->original = knob_value;
-	r = knob_record_load(d->opt.state_dir, &recorded);
-	if (r == 0) {
-		journal_log(LOG_NOTICE, NULL,
-			    "found '%s/original' = %d from an instance that did not exit cleanly; will restore that",
-			    d->opt.state_dir, recorded);
-		/* A dry run leaves the record for the next real instance. */
-		if (!d->dry_run) {
-			d->original = recorded;
-			d->owns_knob = true;
-		}
+	if (!d->dry_run) {
+		claim_knob(d, knob_value);
 		return 0;
 	}
-	if (r != -ENOENT)
-		journal_log(LOG_WARNING, MSGID_ERROR, "ignoring '%s/original': %s", d->opt.state_dir, strerror(-r));
-	if (!d->dry_run)
-		take_ownership(d, knob_value);
+	/* A dry run never writes, so it restores nothing: it leaves a record it
+	 * finds for the next real start. */
+	if (knob_record_load(d->opt.state_dir, &recorded) == 0)
+		journal_log(LOG_NOTICE, NULL,
+			    "found '%s/original' = %d from an instance that did not exit cleanly; a dry run leaves "
+			    "it for the next real start",
+			    d->opt.state_dir, recorded);
 	return 0;
 }
 
 static void
 restore_original(struct daemon *d)
 {
-	int r, knob_value, readback;
+	int r, knob_value = -1, readback;
 
 	/* Even after a reload into dry run: what we changed goes back. */
 	if (!d->owns_knob)

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int
@@ -18,11 +19,17 @@ fileio_write_atomic(const char *path, const char *buf, size_t len, mode_t mode)
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
 	if (fd < 0)
 		return -errno;
-	n = write(fd, buf, len);
-	if (n < 0)
+	/* The mode as asked, whatever the umask (the unit's is 0077): node_exporter
+	 * and `autoswappiness status` run as other users. */
+	if (fchmod(fd, mode) < 0) {
 		r = -errno;
-	else if ((size_t)n != len)
-		r = -EIO;
+	} else {
+		n = write(fd, buf, len);
+		if (n < 0)
+			r = -errno;
+		else if ((size_t)n != len)
+			r = -EIO;
+	}
 	/* No fsync: these files live in /run or are rewritten at the next poll;
 	 * rename alone gives readers all or nothing. */
 	if (close(fd) < 0 && r == 0)

@@ -6,7 +6,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
-#include <systemd/sd-journal.h>
+#include <errno.h>
+#include <stdint.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 static bool use_journal;
@@ -29,10 +32,44 @@ stderr_is_journal(void)
 	return st.st_dev == dev && st.st_ino == ino;
 }
 
+/* journald's native protocol socket (systemd.io/JOURNAL_NATIVE_PROTOCOL). We
+ * speak it ourselves over a non-blocking socket: sd_journal_sendv() uses a
+ * blocking one, and a stalled journald would then stall the loop and let the
+ * watchdog kill the daemon. A record that cannot be sent at once is dropped
+ * and counted. */
+#define JOURNAL_SOCKET "/run/systemd/journal/socket"
+
+static int journal_fd = -1;
+static unsigned long long dropped;
+
+static int
+journal_connect(void)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd;
+
+	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0)
+		return -errno;
+	memcpy(sa.sun_path, JOURNAL_SOCKET, sizeof(JOURNAL_SOCKET));
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		int r = -errno;
+
+		close(fd);
+		return r;
+	}
+	return fd;
+}
+
 void
 journal_init(enum journal_target target, bool verbose)
 {
-	use_journal = target == JOURNAL_AUTO && stderr_is_journal();
+	use_journal = false;
+	if (target == JOURNAL_AUTO && stderr_is_journal()) {
+		journal_fd = journal_connect();
+		/* Without the native socket, stderr (the journal stream) still works. */
+		use_journal = journal_fd >= 0;
+	}
 	verbose_logs = verbose;
 }
 
@@ -54,12 +91,17 @@ priority_name(int priority)
  * identifier and up to fourteen decision fields). */
 #define MAX_FIELDS 24
 #define FIELD_BYTES 192
+/* A reload that fails reports all its errors in the one MESSAGE. */
+#define MESSAGE_BYTES 4096
 
 struct record {
 	struct iovec iov[MAX_FIELDS];
 	char buf[MAX_FIELDS][FIELD_BYTES];
+	char message[MESSAGE_BYTES];
 	int n;
 };
+
+static int send_native(const struct record *rec);
 
 static void __attribute__((format(printf, 2, 3)))
 add(struct record *rec, const char *fmt, ...)
@@ -89,10 +131,40 @@ emit(int priority, struct record *rec, int first_extra)
 	if (priority == LOG_DEBUG && !verbose_logs)
 		return;
 	if (use_journal) {
+		int r;
+
 		add(rec, "PRIORITY=%d", priority);
 		add(rec, "SYSLOG_IDENTIFIER=autoswappiness");
-		/* A failure to log must never stop the loop; there is nobody to tell. */
-		(void)sd_journal_sendv(rec->iov, rec->n);
+		if (journal_fd < 0)
+			journal_fd = journal_connect();
+		if (journal_fd < 0) {
+			dropped++;
+			return;
+		}
+		if (dropped > 0) {
+			struct record note;
+			char text[128];
+
+			snprintf(text, sizeof(text), "MESSAGE=journald did not keep up: %llu records dropped", dropped);
+			note.iov[0] = (struct iovec){ text, strlen(text) };
+			note.iov[1] = (struct iovec){ "PRIORITY=4", 10 };
+			note.iov[2] = (struct iovec){ "SYSLOG_IDENTIFIER=autoswappiness", 32 };
+			note.n = 3;
+			if (send_native(&note) == 0)
+				dropped = 0;
+		}
+		r = send_native(rec);
+		if (r == -ECONNREFUSED || r == -ENOTCONN) {
+			/* journald restarted: its socket is a new one. */
+			close(journal_fd);
+			journal_fd = journal_connect();
+			r = journal_fd >= 0 ? send_native(rec) : journal_fd;
+			if (journal_fd < 0)
+				journal_fd = -1;
+		}
+		/* Never wait and never fail the loop for a log record. */
+		if (r < 0)
+			dropped++;
 		return;
 	}
 	fprintf(stderr, "autoswappiness: %s: %.*s", priority_name(priority), (int)rec->iov[0].iov_len - 8,
@@ -103,13 +175,61 @@ emit(int priority, struct record *rec, int first_extra)
 	fputc('\n', stderr);
 }
 
+/* MESSAGE is always the first field, in its own larger buffer. */
 static void
 add_message(struct record *rec, const char *fmt, va_list ap)
 {
-	char msg[FIELD_BYTES - 8];
+	int len;
 
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	add(rec, "MESSAGE=%s", msg);
+	memcpy(rec->message, "MESSAGE=", 8);
+	len = vsnprintf(rec->message + 8, sizeof(rec->message) - 8, fmt, ap);
+	if (len < 0)
+		len = 0;
+	if ((size_t)len >= sizeof(rec->message) - 8)
+		len = (int)sizeof(rec->message) - 9;
+	rec->iov[0].iov_base = rec->message;
+	rec->iov[0].iov_len = (size_t)len + 8;
+	rec->n = 1;
+}
+
+/*
+ * Sends the fields in the native protocol: "KEY=value\n", or for a value with a
+ * newline "KEY\n", its length as 64-bit little endian, the value and "\n".
+ * Returns 0 or a negative errno (-EAGAIN when journald is not keeping up).
+ */
+static int
+send_native(const struct record *rec)
+{
+	struct iovec iov[MAX_FIELDS * 4];
+	uint64_t lengths[MAX_FIELDS];
+	struct msghdr mh = { .msg_iov = iov };
+	size_t n = 0;
+
+	for (int i = 0; i < rec->n; i++) {
+		const char *f = rec->iov[i].iov_base;
+		size_t len = rec->iov[i].iov_len;
+		const char *eq = memchr(f, '=', len);
+
+		if (!eq)
+			continue;
+		if (memchr(eq + 1, '\n', len - (size_t)(eq + 1 - f))) {
+			uint64_t v = len - (size_t)(eq + 1 - f);
+
+			for (int b = 0; b < 8; b++)
+				((unsigned char *)&lengths[i])[b] = (unsigned char)(v >> (8 * b));
+			iov[n++] = (struct iovec){ (void *)f, (size_t)(eq - f) };
+			iov[n++] = (struct iovec){ "\n", 1 };
+			iov[n++] = (struct iovec){ &lengths[i], 8 };
+			iov[n++] = (struct iovec){ (void *)(eq + 1), (size_t)v };
+		} else {
+			iov[n++] = (struct iovec){ (void *)f, len };
+		}
+		iov[n++] = (struct iovec){ "\n", 1 };
+	}
+	mh.msg_iovlen = n;
+	if (sendmsg(journal_fd, &mh, MSG_NOSIGNAL | MSG_DONTWAIT) < 0)
+		return -errno;
+	return 0;
 }
 
 void

@@ -65,12 +65,6 @@ config_error_to_stderr(void *userdata, const char *message)
 	fprintf(stderr, "%s\n", message);
 }
 
-static void
-config_error_to_journal(void *userdata, const char *message)
-{
-	(void)userdata;
-	journal_log(LOG_ERR, MSGID_CONFIG, "%s", message);
-}
 
 /* `autoswappiness status`: reads the state the daemon keeps under /run, so it
  * needs no socket and answers while the machine thrashes. */
@@ -140,11 +134,14 @@ main(int argc, char **argv)
 		.config_optional = true,
 		.state_dir = RUNSTATEDIR "/autoswappiness",
 	};
-	bool once = false, check = false, foreground = false, status = false, json = false;
+	bool once = false, check = false, foreground = false, status = false, json = false, daemon_opts = false;
+	static struct config_errors errors;
 	struct config cfg;
 	int c, r;
 
 	while ((c = getopt_long(argc, argv, "c:nvh", longopts, NULL)) != -1) {
+		/* status takes no option but --json: note any other. */
+		daemon_opts |= c != OPT_STATUS && c != OPT_JSON;
 		switch (c) {
 		case 'c':
 			opt.config_path = optarg;
@@ -190,7 +187,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "autoswappiness: --json goes with status\n%s", usage_line);
 		return EXIT_USAGE;
 	}
-	if (status && (once || check || optind < argc)) {
+	if (status && (daemon_opts || optind < argc)) {
 		fprintf(stderr, "autoswappiness: status takes only --json\n%s", usage_line);
 		return EXIT_USAGE;
 	}
@@ -205,15 +202,34 @@ main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 
+	if (!once && !check) {
+		/* Until sd-event takes them over, a SIGHUP or SIGTERM must not kill
+		 * the daemon with its default action (a reload sent right at start). */
+		sigset_t mask;
+
+		sigemptyset(&mask);
+		sigaddset(&mask, SIGHUP);
+		sigaddset(&mask, SIGTERM);
+		sigaddset(&mask, SIGINT);
+		if (sigprocmask(SIG_BLOCK, &mask, NULL) < 0) {
+			fprintf(stderr, "autoswappiness: sigprocmask: %s\n", strerror(errno));
+			return EXIT_FAILURE;
+		}
+	}
 	journal_init(foreground || check ? JOURNAL_STDERR : JOURNAL_AUTO, opt.verbose);
 	r = config_file_load(opt.config_path, opt.config_optional, &cfg,
-			     check ? config_error_to_stderr : config_error_to_journal, NULL);
+			     check ? config_error_to_stderr : config_errors_collect, check ? NULL : &errors);
 	if (r < 0) {
-		if (check)
+		if (check) {
 			fprintf(stderr, "%s: configuration invalid\n", opt.config_path);
-		else
-			journal_log(LOG_ERR, MSGID_CONFIG, "refusing to start with an invalid configuration '%s'",
-				    opt.config_path);
+		} else {
+			/* One record with every error, each as file:line. */
+			if (errors.used > 0)
+				errors.text[errors.used - 1] = '\0';
+			journal_log(LOG_ERR, MSGID_CONFIG,
+				    "refusing to start with an invalid configuration '%s' (%u errors):\n%s",
+				    opt.config_path, errors.count, errors.text);
+		}
 		return EXIT_CONFIG;
 	}
 	if (check) {

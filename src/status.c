@@ -358,7 +358,7 @@ status_render_metrics(const struct status_snapshot *s, char *buf, size_t len)
 	put(&o, "autoswappiness_reload_failures_total %" PRIu64 "\n", s->reload_failures);
 	metric(&o, "errors_total", "counter", "Errors logged (read or write failures).");
 	put(&o, "autoswappiness_errors_total %" PRIu64 "\n", s->errors);
-	metric(&o, "last_decision_timestamp_seconds", "gauge", "Unix time of the last write.");
+	metric(&o, "last_decision_timestamp_seconds", "gauge", "Unix time of the last decision to change the value (a write, or in a dry run the write it would make).");
 	put(&o, "autoswappiness_last_decision_timestamp_seconds %" PRId64 "\n", s->last_decision_s);
 	metric(&o, "start_time_seconds", "gauge", "Unix time the daemon started.");
 	put(&o, "autoswappiness_start_time_seconds %" PRId64 "\n", s->started_s);

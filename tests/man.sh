@@ -1,22 +1,52 @@
 #!/usr/bin/env bash
 # Checks the man pages against the code (make check-man):
 #   - both pages lint clean with mandoc at warning level;
-#   - the SYNOPSIS of autoswappiness(8) is --help's usage line, and its OPTIONS
+#   - the SYNOPSIS of autoswappiness(8) is --help's usage lines, and its OPTIONS
 #     list exactly the options --help lists;
 #   - every key of the key table (src/config.c config_keys), of the shipped
 #     conf/autoswappiness.conf and of autoswappiness.conf(5) is in the other two,
 #     under the same section, with the same default in the file and the page;
-#   - the shipped file passes -n as it is and with every key uncommented.
+#   - the shipped file passes -n as it is and with every key uncommented;
+#   - each Default: of autoswappiness.conf(5) is the code's default (a helper
+#     built from src/config.c checks that config_set() with that value leaves
+#     config_defaults() unchanged);
+#   - each Range: of autoswappiness.conf(5) is what the binary accepts: its ends
+#     and words pass -n, one past each end and a bogus word fail; the comment
+#     above the key in the shipped file states the same range;
+#   - every example configuration in both pages passes -n;
+#   - autoswappiness(8) lists exactly the MESSAGE_IDs of include/journal.h and
+#     names every journal field that src/journal.c sends (its "FIELD=" string
+#     literals), and no other;
+#   - the --once pairs in autoswappiness(8) (its example lines and the order of
+#     the option's description) are those that src/daemon.c prints;
+#   - THE ADAPTIVE POLICY of autoswappiness(8) gives every POLICY_ADAPTIVE_
+#     constant of include/policy.h with its value, and no other;
+#   - METRICS of autoswappiness(8) lists exactly the metrics, with their types,
+#     that src/status.c writes.
 #
 # Run from anywhere; paths are relative to the repository root. The binary is
-# $BIN, else build/autoswappiness built with `make -s`. MAN8, MAN5, CONF,
-# CONFIG_C and CONFIG_H name other files, to show that each check can fail.
+# $BIN, else build/autoswappiness built with `make -s`; the defaults helper is
+# built with $CC (cc). MAN8, MAN5, CONF, CONFIG_C, CONFIG_H, JOURNAL_H,
+# JOURNAL_C, DAEMON_C, POLICY_H and STATUS_C name other files, to show that each
+# check can fail.
 #
 # Conventions it relies on: in the conf file a key line is `#key = value` or
-# `key = value` (no blank after '#'; explanations are `# text`); in
-# autoswappiness.conf(5) a key is `.It Cm key` under `.Ss [section]`, with a
-# line `Default: value.` in its entry; in autoswappiness(8) each option is an
-# `.It Fl ...` line of the OPTIONS section.
+# `key = value` (no blank after '#'; explanations are `# text`), and the line
+# just above it is that explanation; in autoswappiness.conf(5) a key is
+# `.It Cm key` under `.Ss [section]`, with a line `Default: value.` (`Default:
+# empty.` for the empty value) and a line `Range: R.` in its entry, R being
+# `N to M`, `WORD or N to M`, `a boolean`, `WORD, WORD or WORD` or `empty or an
+# absolute path of at most N characters ending in .EXT, without /../`, and
+# optionally followed by a remark in parentheses (the file states these as
+# `N..M`, `WORD or N..M`, `yes or no`, and the others word for word); in
+# autoswappiness(8) the usage lines of --help are the SYNOPSIS, each option is
+# an `.It Fl ...` line of the
+# OPTIONS section, each MESSAGE_ID an `.It ID Ta ...` line of LOGGING, each
+# journal field a `.Va FIELD` in LOGGING, each constant an
+# `.It Dv NAME No = VALUE` line of THE ADAPTIVE POLICY, each metric an
+# `.It Va NAME Pq TYPE` line of METRICS, and the --once pairs are `.Cm` words of
+# the `.It Fl \-once` entry; an example configuration is a `.Bd -literal`
+# block whose first line is `[section]`.
 set -euo pipefail
 export LC_ALL=C
 
@@ -30,6 +60,11 @@ if [[ -n ${BIN:-} ]]; then
 fi
 CONFIG_C=$(abs "${CONFIG_C:-$root/src/config.c}")
 CONFIG_H=$(abs "${CONFIG_H:-$root/include/config.h}")
+JOURNAL_H=$(abs "${JOURNAL_H:-$root/include/journal.h}")
+JOURNAL_C=$(abs "${JOURNAL_C:-$root/src/journal.c}")
+DAEMON_C=$(abs "${DAEMON_C:-$root/src/daemon.c}")
+POLICY_H=$(abs "${POLICY_H:-$root/include/policy.h}")
+STATUS_C=$(abs "${STATUS_C:-$root/src/status.c}")
 cd "$root"
 
 die() {
@@ -38,7 +73,8 @@ die() {
 }
 
 command -v mandoc >/dev/null || die "mandoc is not installed (apt-get install mandoc)"
-for f in "$MAN8" "$MAN5" "$CONF" "$CONFIG_C" "$CONFIG_H"; do
+for f in "$MAN8" "$MAN5" "$CONF" "$CONFIG_C" "$CONFIG_H" "$JOURNAL_H" "$JOURNAL_C" "$DAEMON_C" "$POLICY_H" \
+	"$STATUS_C"; do
 	[[ -f $f ]] || die "'$f' does not exist"
 done
 if [[ -z ${BIN:-} ]]; then
@@ -89,18 +125,20 @@ for page in "$MAN8" "$MAN5"; do
 	fi
 done
 
-# (b) SYNOPSIS against the usage line of --help
+# (b) SYNOPSIS against the usage lines of --help: the first, `usage: ...`, and
+# those after it that are indented forms of the command.
 help=$("$BIN" --help) || die "'$BIN --help' failed"
 usage=$(head -n1 <<<"$help")
 if [[ $usage != "usage: autoswappiness "* ]]; then
 	not_ok "--help's first line is a usage line" "got: $usage"
 else
-	want=$(squeeze <<<"${usage#usage: }")
+	want=$(awk 'NR == 1 { sub(/^usage: /, ""); print; next } /^[ \t]+autoswappiness / { print; next } { exit }' \
+		<<<"$help" | squeeze)
 	got=$(section_text "$MAN8" SYNOPSIS | squeeze)
 	if [[ $got == "$want" ]]; then
-		ok "SYNOPSIS of ${MAN8#"$root"/} is --help's usage line: $got"
+		ok "SYNOPSIS of ${MAN8#"$root"/} is --help's usage lines: $got"
 	else
-		not_ok "SYNOPSIS of ${MAN8#"$root"/} differs from --help's usage line" \
+		not_ok "SYNOPSIS of ${MAN8#"$root"/} differs from --help's usage lines" \
 			"page: $got
 help: $want"
 	fi
@@ -141,7 +179,7 @@ awk 'function flush() { if (key != "") print key "=" def; key = "" }
 	/^\.Sh / { flush(); sec = "" }
 	/^\.Ss / { flush(); sec = ""; if (match($0, /\[[a-z_]+\]/)) sec = substr($0, RSTART + 1, RLENGTH - 2) }
 	/^\.It / { flush(); if ($2 == "Cm" && $3 ~ /^[a-z_]+$/ && sec != "") { key = sec "." $3; def = "?" } }
-	/^Default: / && key != "" { def = $0; sub(/^Default: /, "", def); sub(/\.$/, "", def) }
+	/^Default: / && key != "" { def = $0; sub(/^Default: /, "", def); sub(/\.$/, "", def); if (def == "empty") def = "" }
 	END { flush() }' "$MAN5" | sort >"$tmp/page-kv"
 cut -d= -f1 "$tmp/page-kv" >"$tmp/page"
 
@@ -204,6 +242,247 @@ if [[ $rc -eq 0 && $out == "configuration OK" ]]; then
 	ok "${CONF#"$root"/} with every key uncommented: configuration OK"
 else
 	not_ok "${CONF#"$root"/} with every key uncommented: exit $rc" "$out"
+fi
+
+# (e) the documented defaults against the code: a key set to its default must
+# leave config_defaults() as it is (memcmp of a copy, so padding compares equal).
+cat >"$tmp/defaults.c" <<'C'
+#include <stdio.h>
+#include <string.h>
+
+#include "config.h"
+
+/* Reads "section key value" lines and prints each back as section.key=value
+ * followed by "default", "not-default" or "error: MESSAGE". */
+int
+main(void)
+{
+	char line[1024];
+
+	while (fgets(line, sizeof(line), stdin)) {
+		struct config def, c;
+		enum config_key key;
+		char err[256] = "", *section = line, *name, *value;
+
+		line[strcspn(line, "\n")] = '\0';
+		if (!(name = strchr(section, ' ')))
+			continue;
+		*name++ = '\0';
+		if ((value = strchr(name, ' ')))
+			*value++ = '\0';
+		else
+			value = name + strlen(name);
+		config_defaults(&def);
+		memcpy(&c, &def, sizeof(c));
+		if (config_set(&c, section, name, value, &key, err, sizeof(err)) < 0)
+			printf("%s.%s=%s error: %s\n", section, name, value, err);
+		else
+			printf("%s.%s=%s %s\n", section, name, value,
+			       memcmp(&c, &def, sizeof(c)) == 0 ? "default" : "not-default");
+	}
+	return 0;
+}
+C
+if ! out=$("${CC:-cc}" -std=gnu11 -I"$(dirname "$CONFIG_H")" -I"$root/include" -o "$tmp/defaults" \
+	"$tmp/defaults.c" "$CONFIG_C" "$root/src/policy.c" "$root/src/parse.c" 2>&1); then
+	not_ok "build the defaults helper from ${CONFIG_C#"$root"/}" "$out"
+elif [[ ! -s $tmp/page-kv ]]; then
+	not_ok "Default: lines of ${MAN5#"$root"/} read" "found none"
+else
+	out=$(awk -F= '{ k = $1; v = substr($0, length(k) + 2); sub(/\./, " ", k); print k " " v }' "$tmp/page-kv" |
+		"$tmp/defaults" | grep -v ' default$' || true)
+	if [[ -z $out ]]; then
+		ok "each Default: of ${MAN5#"$root"/} ($(wc -l <"$tmp/page-kv")) is config_defaults() of ${CONFIG_C#"$root"/}"
+	else
+		not_ok "Default: lines of ${MAN5#"$root"/} that are not the code's default" "$out"
+	fi
+fi
+
+# (f) the documented ranges against the binary, and against the shipped file.
+awk 'function flush() { if (key != "") print key "\t" rng; key = "" }
+	/^\.Sh / { flush(); sec = "" }
+	/^\.Ss / { flush(); sec = ""; if (match($0, /\[[a-z_]+\]/)) sec = substr($0, RSTART + 1, RLENGTH - 2) }
+	/^\.It / { flush(); if ($2 == "Cm" && $3 ~ /^[a-z_]+$/ && sec != "") { key = sec "." $3; rng = "?" } }
+	/^Range: / && key != "" { rng = $0; sub(/^Range: /, "", rng); sub(/\.$/, "", rng) }
+	END { flush() }' "$MAN5" >"$tmp/page-range"
+# section.key<TAB>the line above the key line, for every key line of the conf file.
+awk '/^\[[a-z_]+\][[:space:]]*$/ { sec = $0; gsub(/[][[:space:]]/, "", sec); prev = $0; next }
+	match($0, /^[#;]?[a-z_]+[[:space:]]*=/) {
+		key = $0; sub(/^[#;]/, "", key); sub(/[[:space:]]*=.*/, "", key)
+		print (sec == "" ? "?" : sec) "." key "\t" prev
+	}
+	{ prev = $0 }' "$CONF" >"$tmp/conf-above"
+
+# Returns 0 when the value is accepted: by -n on a file that sets the key, or
+# with via=set by config_set() alone (through the defaults helper), for a path
+# whose length limit is longer than a line may be.
+check_value() { # check_value SECTION KEY VALUE
+	if [[ $via == set ]]; then
+		[[ $(printf '%s %s %s\n' "$1" "$2" "$3" | "$tmp/defaults" 2>&1) != *" error: "* ]]
+		return
+	fi
+	printf '[%s]\n%s = %s\n' "$1" "$2" "$3" >"$tmp/value.conf"
+	"$BIN" -n -c "$tmp/value.conf" >/dev/null 2>&1
+}
+range_bad=""
+comment_bad=""
+while IFS=$'\t' read -r key rng; do
+	sec=${key%%.*} name=${key#*.} via=file
+	rng=${rng%% (*}
+	if [[ $rng == "a boolean" ]]; then
+		accept=(yes no true false on off 1 0) reject=(bogus) form="yes or no"
+	elif [[ $rng =~ ^(([a-z_]+)\ or\ )?(-?[0-9]+)\ to\ ([0-9]+)$ ]]; then
+		word=${BASH_REMATCH[2]} lo=${BASH_REMATCH[3]} hi=${BASH_REMATCH[4]}
+		accept=("$lo" "$hi" ${word:+"$word"}) reject=("$((lo - 1))" "$((hi + 1))" bogus)
+		form="${word:+$word or }$lo..$hi"
+	elif [[ $rng =~ ^empty\ or\ an\ absolute\ path\ of\ at\ most\ ([0-9]+)\ characters\ ending\ in\ (\.[a-z]+),\ without\ /\.\./$ ]]; then
+		maxlen=${BASH_REMATCH[1]} ext=${BASH_REMATCH[2]}
+		longest=/$(printf '%*s' $((maxlen - 1 - ${#ext})) '' | tr ' ' a)$ext
+		accept=("" "$longest") reject=("/a${longest#/}" "relative$ext" /a.bogus "/a/../b$ext")
+		form=$rng via=set
+	elif [[ $rng =~ ^[a-z_]+((,\ [a-z_]+)*\ or\ [a-z_]+)?$ ]]; then
+		accept=()
+		for v in ${rng//[,]/}; do
+			[[ $v == or ]] || accept+=("$v")
+		done
+		reject=(bogus) form=$rng
+	else
+		range_bad+="$key: Range: '$rng' is not one of the forms in the header of tests/man.sh"$'\n'
+		continue
+	fi
+	for v in "${accept[@]}"; do
+		check_value "$sec" "$name" "$v" || range_bad+="$key = $v: in the documented range, refused ($via)"$'\n'
+	done
+	for v in "${reject[@]}"; do
+		if check_value "$sec" "$name" "$v"; then
+			range_bad+="$key = $v: outside the documented range, accepted ($via)"$'\n'
+		fi
+	done
+	above=$(awk -F'\t' -v k="$key" '$1 == k { print $2 }' "$tmp/conf-above")
+	if [[ $above != "# "* || $above != *"$form"* ]]; then
+		comment_bad+="$key: the line above it is '$above', which does not say '$form'"$'\n'
+	fi
+done <"$tmp/page-range"
+if [[ ! -s $tmp/page-range ]]; then
+	not_ok "Range: lines of ${MAN5#"$root"/} read" "found no keys"
+elif [[ -z $range_bad ]]; then
+	ok "each Range: of ${MAN5#"$root"/} is what ${BIN#"$root"/} -n (a path: config_set()) accepts, ends included, one past refused"
+else
+	not_ok "Range: lines of ${MAN5#"$root"/} that the binary disagrees with" "${range_bad%$'\n'}"
+fi
+if [[ -s $tmp/page-range && -z $comment_bad ]]; then
+	ok "the comment above each key of ${CONF#"$root"/} states its range as ${MAN5#"$root"/} does"
+elif [[ -n $comment_bad ]]; then
+	not_ok "comments of ${CONF#"$root"/} that do not state the key's range" "${comment_bad%$'\n'}"
+fi
+
+# (g) every example configuration in the pages: a .Bd -literal block whose
+# first line is a section, with mdoc's escapes undone.
+examples=0
+example_bad=""
+for page in "$MAN8" "$MAN5"; do
+	rm -f "$tmp"/example-*.conf
+	awk -v out="$tmp/example-" '
+		/^\.Bd -literal/ { inb = 1; first = 1; buf = ""; start = NR; next }
+		inb && /^\.Ed/ { inb = 0; if (isconf) { f = out start ".conf"; printf "%s", buf >f; close(f) }; isconf = 0; next }
+		inb { line = $0; gsub(/\\-/, "-", line); gsub(/\\&/, "", line); gsub(/\\e/, "\\", line)
+			if (first) { isconf = line ~ /^\[[a-z_]+\][[:space:]]*$/; first = 0 }
+			buf = buf line "\n" }' "$page"
+	for f in "$tmp"/example-*.conf; do
+		[[ -e $f ]] || continue
+		examples=$((examples + 1))
+		rc=0
+		out=$("$BIN" -n -c "$f" 2>&1) || rc=$?
+		if [[ $rc -ne 0 || $out != "configuration OK" ]]; then
+			line=${f##*/example-}
+			example_bad+="${page#"$root"/}:${line%.conf}: exit $rc: $out"$'\n'
+		fi
+	done
+done
+if [[ $examples -gt 0 && -z $example_bad ]]; then
+	ok "the $examples example configurations of the pages pass ${BIN#"$root"/} -n"
+else
+	not_ok "example configurations of the pages" "$(printf "%s" "${example_bad:-found none}")"
+fi
+
+# (h) journal: MESSAGE_IDs and fields of autoswappiness(8) against the code.
+sed -nE 's/^#define MSGID_[A-Z_]+[[:space:]]+"([0-9a-f]+)".*/\1/p' "$JOURNAL_H" | sort >"$tmp/msgid-code"
+awk '/^\.Sh / { on = ($2 == "LOGGING") } on && $1 == ".It" && $3 == "Ta" && $2 ~ /^[0-9a-f]+$/ && length($2) == 32 {
+	print $2 }' "$MAN8" | sort >"$tmp/msgid-page"
+if [[ ! -s $tmp/msgid-code ]]; then
+	not_ok "MESSAGE_IDs of ${JOURNAL_H#"$root"/} read" "found none"
+elif diff=$(diff "$tmp/msgid-code" "$tmp/msgid-page"); then
+	ok "LOGGING of ${MAN8#"$root"/} lists exactly the $(wc -l <"$tmp/msgid-code") MESSAGE_IDs of ${JOURNAL_H#"$root"/}"
+else
+	not_ok "MESSAGE_IDs of ${MAN8#"$root"/} differ from ${JOURNAL_H#"$root"/} (< code only, > page only)" \
+		"$(grep '^[<>]' <<<"$diff")"
+fi
+# A field is a string literal "FIELD=..." on a line that is not a comment.
+grep -vE '^[[:space:]]*(\*|/\*|//)' "$JOURNAL_C" | grep -oE '"[A-Z][A-Z_]*=' | sed -e 's/^"//' -e 's/=$//' |
+	sort -u >"$tmp/fields-code"
+awk '/^\.Sh / { on = ($2 == "LOGGING"); next } on {
+	sub(/^\./, "", $1); for (i = 1; i < NF; i++) if ($i == "Va" && $(i + 1) ~ /^[A-Z][A-Z_]*$/) print $(i + 1)
+}' "$MAN8" | sort -u >"$tmp/fields-page"
+if [[ ! -s $tmp/fields-code ]]; then
+	not_ok "journal fields of ${JOURNAL_C#"$root"/} read" "found none"
+elif diff=$(diff "$tmp/fields-code" "$tmp/fields-page"); then
+	ok "LOGGING of ${MAN8#"$root"/} names exactly the $(wc -l <"$tmp/fields-code") journal fields of ${JOURNAL_C#"$root"/}"
+else
+	not_ok "journal fields of ${MAN8#"$root"/} differ from ${JOURNAL_C#"$root"/} (< code only, > page only)" \
+		"$(grep '^[<>]' <<<"$diff")"
+fi
+
+# (i) the --once pairs: daemon_once's fprintf against the page.
+once_code=$(awk '/^daemon_once\(/ { on = 1 } on && /fprintf\(out,/ { p = 1 } p { s = s $0 } p && /\);/ { exit }
+	END { print s }' "$DAEMON_C" | grep -oE '"[^"]*"' | tr -d '"\n' | grep -oE '[a-z_]+=' | tr -d '=' | tr '\n' ' ' |
+	sed 's/ $//')
+once_bad=""
+once_examples=0
+while read -r example; do
+	once_examples=$((once_examples + 1))
+	got=$(grep -oE '(^| )[a-z_]+=' <<<"$example" | tr -d '= ' | tr '\n' ' ' | sed 's/ $//')
+	[[ $got == "$once_code" ]] || once_bad+="example line: $got"$'\n'
+done < <(sed -n 's/\\-/-/g; /^policy=/p' "$MAN8")
+got=$(awk '/^\.It Fl \\-once/ { on = 1; next } on && /^\.It / { exit } on && $1 == ".Cm" { print $2 }' "$MAN8" |
+	awk -v want="$once_code" 'BEGIN { n = split(want, w, " "); for (i = 1; i <= n; i++) field[w[i]] = 1 }
+		($1 in field) && !($1 in seen) { seen[$1] = 1; printf "%s%s", sep, $1; sep = " " }')
+[[ $got == "$once_code" ]] || once_bad+="--once entry of OPTIONS: $got"$'\n'
+if [[ -z $once_code ]]; then
+	not_ok "--once pairs of ${DAEMON_C#"$root"/} read" "found no fprintf(out, ...) in daemon_once"
+elif [[ $once_examples -gt 0 && -z $once_bad ]]; then
+	ok "--once pairs in ${MAN8#"$root"/} ($once_examples example, OPTIONS) are ${DAEMON_C#"$root"/}'s: $once_code"
+else
+	not_ok "--once pairs of ${MAN8#"$root"/} differ from ${DAEMON_C#"$root"/}'s: $once_code" \
+		"${once_bad:-no example line starting with policy=}"
+fi
+
+# (j) the adaptive policy's constants.
+sed -nE 's/^#define (POLICY_ADAPTIVE_[A-Z_]+)[[:space:]]+([0-9]+).*/\1=\2/p' "$POLICY_H" | sort >"$tmp/const-code"
+awk '/^\.Sh / { on = ($0 == ".Sh THE ADAPTIVE POLICY") }
+	on && $1 == ".It" && $2 == "Dv" && $3 ~ /^POLICY_ADAPTIVE_/ && $4 == "No" && $5 == "=" { print $3 "=" $6 }' \
+	"$MAN8" | sort >"$tmp/const-page"
+if [[ ! -s $tmp/const-code ]]; then
+	not_ok "POLICY_ADAPTIVE_ constants of ${POLICY_H#"$root"/} read" "found none"
+elif diff=$(diff "$tmp/const-code" "$tmp/const-page"); then
+	ok "THE ADAPTIVE POLICY of ${MAN8#"$root"/} gives the $(wc -l <"$tmp/const-code") constants of ${POLICY_H#"$root"/} with their values"
+else
+	not_ok "constants of ${MAN8#"$root"/} differ from ${POLICY_H#"$root"/} (< code only, > page only)" \
+		"$(grep '^[<>]' <<<"$diff")"
+fi
+
+# (k) the Prometheus metrics: every metric() call of status.c, with its type.
+grep -oE 'metric\(&o, "[a-z_]+", "[a-z]+"' "$STATUS_C" | sed -E 's/.*"([a-z_]+)", "([a-z]+)"/autoswappiness_\1 \2/' |
+	sort >"$tmp/metrics-code"
+awk '/^\.Sh / { on = ($0 == ".Sh METRICS") }
+	on && $1 == ".It" && $2 == "Va" && $3 ~ /^autoswappiness_/ && $4 == "Pq" { print $3 " " $5 }' "$MAN8" |
+	sort >"$tmp/metrics-page"
+if [[ ! -s $tmp/metrics-code ]]; then
+	not_ok "metrics of ${STATUS_C#"$root"/} read" "found none"
+elif diff=$(diff "$tmp/metrics-code" "$tmp/metrics-page"); then
+	ok "METRICS of ${MAN8#"$root"/} lists the $(wc -l <"$tmp/metrics-code") metrics of ${STATUS_C#"$root"/} with their types"
+else
+	not_ok "metrics of ${MAN8#"$root"/} differ from ${STATUS_C#"$root"/} (< code only, > page only)" \
+		"$(grep '^[<>]' <<<"$diff")"
 fi
 
 echo "$passed passed, $failed failed"

@@ -55,7 +55,8 @@ read_expected(const char *name, const char *path, char *out, size_t outlen)
 static void
 test_golden_errors(void **state)
 {
-	static const char *const names[] = { "bad-values", "bad-structure", "min-gt-max", "long-line", "duplicate" };
+	static const char *const names[] = { "bad-values", "bad-structure", "min-gt-max", "long-line", "duplicate",
+					     "nul-byte" };
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
@@ -201,7 +202,7 @@ test_set_every_key(void **state)
 		{ "limits", "max", "Auto", -EINVAL },
 		{ "policy", "name", "adaptive", 0 },
 		{ "daemon", "busy_interval_ms", "100", 0 },
-		{ "daemon", "busy_interval_ms", "0", -EINVAL },
+		{ "daemon", "busy_interval_ms", "9", -EINVAL },
 		{ "daemon", "psi_trigger_ms", "0", 0 },
 		{ "daemon", "psi_trigger_ms", "1999", 0 },
 		{ "daemon", "psi_trigger_ms", "2000", -EINVAL },
@@ -209,7 +210,8 @@ test_set_every_key(void **state)
 		{ "limits", "step", "0", -EINVAL },
 		{ "limits", "smoothing", "99", 0 },
 		{ "limits", "smoothing", "-0", 0 },
-		{ "daemon", "interval_ms", "100", 0 },
+		{ "daemon", "interval_ms", "10", 0 },
+		{ "daemon", "interval_ms", "9", -EINVAL },
 		{ "daemon", "interval_ms", "3600001", -EINVAL },
 		{ "daemon", "interval_ms", "99999999999999999999", -EINVAL },
 		{ "daemon", "dry_run", "off", 0 },

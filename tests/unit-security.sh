@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Static checks of systemd/autoswappiness.service, on the host (no systemd as PID 1 needed):
+#  1. `systemd-analyze security --offline=true` overall exposure must be <= MAX_EXPOSURE (1.0);
+#  2. `systemd-analyze verify` must print nothing.
+#
+#   tests/unit-security.sh [UNIT_FILE]
+#
+# verify checks that ExecStart= names an existing executable, and the daemon is usually not
+# installed where tests run. So verify runs on a copy in a temporary directory where only the
+# ExecStart= path is swapped for /bin/true; every other line is the real one. --man=no: the
+# Documentation= man pages need not be installed on the machine running the test.
+# The real sandbox is exercised in a VM by tests/vm/smoke.sh.
+set -euo pipefail
+
+here=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)
+unit=${1:-$here/../systemd/autoswappiness.service}
+max_exposure=${MAX_EXPOSURE:-1.0}
+
+die() { echo "unit-security.sh: error: $*" >&2; exit 1; }
+
+command -v systemd-analyze >/dev/null ||
+	die "systemd-analyze not found in PATH (apt-get install systemd)"
+[[ -f $unit ]] || die "unit file $unit does not exist"
+[[ $(basename -- "$unit") == autoswappiness.service ]] ||
+	die "$unit: the file must be named autoswappiness.service (systemd derives the unit name from it)"
+grep -qx 'ExecStart=/usr/sbin/autoswappiness' "$unit" ||
+	die "$unit: expected the line 'ExecStart=/usr/sbin/autoswappiness' (this test swaps it for verify)"
+
+tmp=$(mktemp -d) || die "cannot create a temporary directory"
+trap 'rm -rf -- "$tmp"' EXIT
+
+passed=0
+failed=0
+
+# --- 1. exposure -------------------------------------------------------------------------------
+if ! LC_ALL=C systemd-analyze security --offline=true --no-pager -- "$unit" >"$tmp/security.out" 2>&1; then
+	cat "$tmp/security.out" >&2
+	die "systemd-analyze security --offline=true $unit failed (output above)"
+fi
+exposure=$(sed -n 's/^.*Overall exposure level for [^:]*: \([0-9][0-9.]*\) .*$/\1/p' "$tmp/security.out")
+[[ -n $exposure ]] || {
+	cat "$tmp/security.out" >&2
+	die "no 'Overall exposure level' line in the output of systemd-analyze security (above)"
+}
+if awk -v e="$exposure" -v m="$max_exposure" 'BEGIN { exit !(e <= m) }'; then
+	echo "ok: security exposure of $unit is $exposure (limit $max_exposure)"
+	passed=$((passed + 1))
+else
+	# In the C locale systemd marks exposed settings with '-' instead of '✗'.
+	grep '^- ' "$tmp/security.out" >&2 || true
+	echo "FAIL: security exposure of $unit is $exposure, above the limit $max_exposure; exposed settings above" >&2
+	failed=$((failed + 1))
+fi
+
+# --- 2. verify -----------------------------------------------------------------------------------
+sed 's|^ExecStart=/usr/sbin/autoswappiness$|ExecStart=/bin/true|' "$unit" >"$tmp/autoswappiness.service" ||
+	die "cannot copy $unit to $tmp"
+verify_rc=0
+LC_ALL=C systemd-analyze verify --man=no -- "$tmp/autoswappiness.service" >"$tmp/verify.out" 2>&1 || verify_rc=$?
+if [[ $verify_rc -eq 0 && ! -s $tmp/verify.out ]]; then
+	echo "ok: systemd-analyze verify of $unit is clean"
+	passed=$((passed + 1))
+else
+	sed "s|$tmp/autoswappiness.service|$unit|g" "$tmp/verify.out" >&2
+	echo "FAIL: systemd-analyze verify of $unit exited $verify_rc and printed the lines above" >&2
+	failed=$((failed + 1))
+fi
+
+echo "$passed passed, $failed failed"
+[[ $failed -eq 0 ]]
