@@ -230,6 +230,8 @@ check "--version prints the version" grep -q '^autoswappiness [0-9]' "$WORK/out"
 expect_rc 0 "--help" "$BIN" --help
 check "--help shows the usage line" grep -q '^usage: autoswappiness \[-c FILE\] \[--once\] \[--dry-run\] \[-n|--check-config\] \[--foreground\] \[-v\] \[--version\] \[-h\]$' "$WORK/out"
 check "the shipped config is valid" "$BIN" -n -c "$TOP/conf/autoswappiness.conf"
+sed -n '/^    \[policy\]$/,/^    textfile =/p' "$TOP/README.md" | sed 's/^    //' >"$CONF/readme.conf"
+check "the README's config example is valid and complete" bash -c "[ \$(grep -c = '$CONF/readme.conf') -ge 12 ] && '$BIN' -n -c '$CONF/readme.conf' >/dev/null"
 
 # --- the daemon -----------------------------------------------------------------
 wait_for() { # wait_for SECONDS COMMAND...: poll until COMMAND succeeds
@@ -572,6 +574,39 @@ sleep 0.3
 stop_daemon TERM || true
 check "the admin's 42 survives the exit" knob_is 42
 check "no record is left" test ! -e $STATE/original
+
+# Write failures injected with an LD_PRELOAD shim (tests/fault/fault.c):
+# EACCES and EPERM are one record each and the daemon keeps going; EINVAL for a
+# value above 100 (a kernel before 5.8) makes it re-detect the range.
+cc -shared -fPIC -O2 -o "$WORK/fault.so" "$TOP/tests/fault/fault.c" -ldl
+# ASan wants to be first in the library list; the shim needs no checking.
+export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
+for e in EACCES:"Permission denied" EPERM:"Operation not permitted"; do
+	set_knob 60
+	: >"$WORK/daemon.log"
+	LD_PRELOAD="$WORK/fault.so" FAULT_PATH=/proc/sys/vm/swappiness FAULT_OPEN_ERRNO=${e%%:*} \
+		"$BIN" --foreground -v -c "$CONF/fast.conf" 2>"$WORK/daemon.log" &
+	DPID=$!
+	PIDS+=("$DPID")
+	check "${e%%:*} is reported with path and cause" wait_for 15 log_has "failed to write '/proc/sys/vm/swappiness': ${e#*:}"
+	sleep 1
+	n=$(grep -c "failed to write" "$WORK/daemon.log" || true)
+	check "${e%%:*} is logged once, not per poll (got $n)" test "$n" = 1
+	check "the daemon survives ${e%%:*}" kill -0 "$DPID"
+	stop_daemon TERM || true
+	check "${e%%:*} leaves the knob alone" knob_is 60
+done
+set_knob 60
+printf '[daemon]\ninterval_ms = 100\n[limits]\nmin = 150\nmax = 200\n' >"$CONF/high.conf"
+: >"$WORK/daemon.log"
+LD_PRELOAD="$WORK/fault.so" FAULT_PATH=/proc/sys/vm/swappiness FAULT_EINVAL_ABOVE=100 \
+	"$BIN" --foreground -v -c "$CONF/high.conf" 2>"$WORK/daemon.log" &
+DPID=$!
+PIDS+=("$DPID")
+check "EINVAL above 100 re-detects the kernel's range" wait_for 15 log_has "refused 150: this kernel accepts 0..100, limiting to that"
+check "and writes within it" wait_for 15 knob_is 100
+stop_daemon TERM || true
+check "EINVAL: the original is restored" knob_is 60
 
 # A read-only knob: one error, not one per poll; the daemon keeps running.
 # (mount -o remount,bind,ro makes writes fail with EROFS.)

@@ -27,4 +27,13 @@ if [ $rc != 0 ] && [ -f "$SHARE/console.log" ]; then
 	echo "--- last 30 console lines"
 	tail -n 30 "$SHARE/console.log"
 fi
+# The guest has no Prometheus parser: the textfile it wrote is checked here.
+if [ $rc = 0 ]; then
+	if [ -s "$SHARE/metrics.prom" ]; then
+		/usr/bin/python3 "$TOP/tests/prom_check.py" "$SHARE/metrics.prom" || rc=1
+	else
+		echo "e2e: FAIL: the guest left no metrics.prom to check"
+		rc=1
+	fi
+fi
 exit $rc

@@ -88,7 +88,7 @@ journal_since "$T1" -o cat | tail -n 5
 
 step "3. edit the config and reload"
 T2=$(date +%s)
-sed -i 's/^#max = 100$/max = 30/' $CONF
+sed -i 's/^#max = auto$/max = 30/' $CONF
 check "the edit made a max line" grep -q '^max = 30$' $CONF
 check "autoswappiness -n accepts it" /usr/local/sbin/autoswappiness -n
 systemctl reload $UNIT
@@ -109,7 +109,7 @@ line=$(grep -n '^max = 30$' $CONF | cut -d: -f1)
 sed -i 's/^max = 30$/max = 300/' $CONF
 systemctl reload $UNIT
 check "a broken reload names file:line" wait_for 20 bash -c \
-	"journalctl -u $UNIT --no-pager --since @$T3 | grep -q \"$CONF:$line: key 'max': expected 0..200, got '300'\""
+	"journalctl -u $UNIT --no-pager --since @$T3 | grep -q \"$CONF:$line: key 'max': expected auto or 0..200, got '300'\""
 check "a broken reload keeps the running config" bash -c \
 	"journalctl -u $UNIT --no-pager --since @$T3 | grep -q 'keeping the running configuration'"
 sleep 2
@@ -166,6 +166,78 @@ check "with exit status 78" test "$(systemctl show -p ExecMainStatus --value $UN
 check "and was not restarted" test "$(systemctl show -p NRestarts --value $UNIT)" = 0
 check "the journal names file:line" bash -c "journalctl -u $UNIT --no-pager | grep -q \"$CONF:$line: key 'max'\""
 check "the knob is untouched by the failed start" test "$(knob)" = "$ORIG"
+
+step "8. fleets: a config-management drop-in, status, and the Prometheus textfile"
+sed -i 's/^max = 300$/max = 30/' $CONF
+systemctl reset-failed $UNIT
+mkdir -p /etc/autoswappiness.conf.d /var/lib/prometheus/node-exporter
+printf '# managed by ansible\n[limits]\nmax = 25\n[metrics]\ntextfile = /var/lib/prometheus/node-exporter/autoswappiness.prom\n' \
+	>/etc/autoswappiness.conf.d/50-fleet.conf
+check "-n checks the merged result" /usr/local/sbin/autoswappiness -n
+systemctl start $UNIT
+check "the drop-in's max holds" wait_for 30 bash -c "[ \$(cat $KNOB) -le 25 ]"
+check "status works (as root)" bash -c "/usr/local/sbin/autoswappiness status | tee /tmp/status.out | grep -q '^  policy:      ck'"
+cat /tmp/status.out
+check "status works for an unprivileged user" setpriv --reuid=65534 --regid=65534 --clear-groups \
+	/usr/local/sbin/autoswappiness status
+check "status --json" bash -c "/usr/local/sbin/autoswappiness status --json | grep -q '\"running\":true'"
+PROM=/var/lib/prometheus/node-exporter/autoswappiness.prom
+check "the unit may write the textfile directory" wait_for 30 test -s $PROM
+check "the textfile is world-readable (node_exporter is not root)" bash -c "[ \$(stat -c %a $PROM) = 644 ]"
+cp $PROM $SHARE/metrics.prom
+systemctl stop $UNIT
+check "stop removes the textfile" test ! -e $PROM
+
+step "9. severe thrashing for 60 s with hundreds of processes"
+rm -f /etc/autoswappiness.conf.d/50-fleet.conf
+sed -i 's/^max = 30$/#max = auto/' $CONF
+systemctl start $UNIT
+wait_for 30 active
+pid=$(main_pid)
+restarts0=$(systemctl show -p NRestarts --value $UNIT)
+for i in $(seq 300); do sleep 600 & done
+T9=$(date +%s)
+timeout 60 $SHARE/dirtier $((mem_kib * 15 / 10 / 1024)) 1000 >/dev/null 2>&1 &
+dpid=$!
+rss_max=0 swap_max=0
+while kill -0 $dpid 2>/dev/null; do
+	rss=$(awk '/^VmRSS:/ {print $2}' /proc/$pid/status)
+	sw=$(awk '/^VmSwap:/ {print $2}' /proc/$pid/status)
+	[ "${rss:-0}" -gt $rss_max ] && rss_max=$rss
+	[ "${sw:-0}" -gt $swap_max ] && swap_max=$sw
+	sleep 1
+done
+wait $dpid
+pkill -x sleep
+decisions=$(journal_since "$T9" -o json | grep -c '"MESSAGE_ID":"5a0d6c3e9b7f4e21a8c4d2b1f0e9d8c7"')
+echo "thrash: rss max ${rss_max} kB, swap max ${swap_max} kB, decisions $decisions"
+check "the watchdog never fired" bash -c "! journalctl -u $UNIT --no-pager --since @$T9 | grep -qi watchdog"
+check "no restart during the thrash" test "$(systemctl show -p NRestarts --value $UNIT)" = "$restarts0"
+check "same daemon all along" test "$(main_pid)" = "$pid"
+check "VmSwap of the daemon stayed 0" test "$swap_max" = 0
+check "RSS stayed under 4 MiB ($rss_max kB)" test "$rss_max" -lt 4096
+check "decisions kept coming ($decisions)" test "$decisions" -ge 2
+
+step "10. reaction to a pressure spike, and idle wake-ups"
+sleep 10 # let it calm down
+v0=$(knob)
+w0=$(awk '/^voluntary_ctxt_switches:/ {print $2}' /proc/$pid/status)
+sleep 30
+w1=$(awk '/^voluntary_ctxt_switches:/ {print $2}' /proc/$pid/status)
+echo "idle wake-ups: $(((w1 - w0) * 2)) per minute"
+check "idle wake-ups stay below the busy pace ($(((w1 - w0) * 2))/min)" test $(((w1 - w0) * 2)) -le 120
+t0=$(date +%s%N)
+$SHARE/dirtier $((mem_kib * 13 / 10 / 1024)) 1 >/dev/null 2>&1 &
+dpid=$!
+reacted=
+while kill -0 $dpid 2>/dev/null; do
+	if [ "$(knob)" != "$v0" ]; then reacted=$((($(date +%s%N) - t0) / 1000000)); break; fi
+	sleep 0.05
+done
+wait $dpid
+echo "reaction: ${reacted:-none} ms from the start of the spike to a new value (the allocation itself takes part of it)"
+check "the value changed during the spike" test -n "$reacted"
+systemctl stop $UNIT
 
 echo "e2e: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -1,0 +1,109 @@
+/*
+ * A fault injector for the integration tests, loaded with LD_PRELOAD into the
+ * real binary: makes opening or writing one path fail with a chosen errno, the
+ * way a kernel or a sandbox would.
+ *
+ *   FAULT_PATH=/proc/sys/vm/swappiness
+ *   FAULT_OPEN_ERRNO=EACCES|EPERM|EROFS   opening FAULT_PATH for writing fails
+ *   FAULT_EINVAL_ABOVE=100                writing a number above 100 to it fails
+ *                                         with EINVAL (a kernel before 5.8), and
+ *                                         leaves the old value, as a sysctl does:
+ *                                         the stand-in file is not truncated first
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int
+errno_by_name(const char *name)
+{
+	static const struct {
+		const char *name;
+		int value;
+	} names[] = { { "EACCES", EACCES }, { "EPERM", EPERM }, { "EROFS", EROFS }, { "EINVAL", EINVAL } };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(name, names[i].name) == 0)
+			return names[i].value;
+	return 0;
+}
+
+static int
+is_fault_path(const char *path)
+{
+	const char *p = getenv("FAULT_PATH");
+
+	return p && path && strcmp(p, path) == 0;
+}
+
+static int
+fd_is_fault_path(int fd)
+{
+	char link[64], target[PATH_MAX];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, target, sizeof(target) - 1);
+	if (n < 0)
+		return 0;
+	target[n] = '\0';
+	return is_fault_path(target);
+}
+
+int
+open(const char *path, int flags, ...)
+{
+	static int (*real_open)(const char *, int, ...);
+	const char *e = getenv("FAULT_OPEN_ERRNO");
+	mode_t mode = 0;
+
+	if (!real_open)
+		real_open = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, "open");
+	if (flags & O_CREAT) {
+		va_list ap;
+
+		va_start(ap, flags);
+		mode = (mode_t)va_arg(ap, int);
+		va_end(ap);
+	}
+	if (e && (flags & O_ACCMODE) != O_RDONLY && is_fault_path(path)) {
+		errno = errno_by_name(e);
+		return -1;
+	}
+	if (getenv("FAULT_EINVAL_ABOVE") && (flags & O_ACCMODE) != O_RDONLY && is_fault_path(path))
+		flags &= ~O_TRUNC; /* truncated in write(), once the value is accepted */
+	return real_open(path, flags, mode);
+}
+
+ssize_t
+write(int fd, const void *buf, size_t len)
+{
+	static ssize_t (*real_write)(int, const void *, size_t);
+	const char *above = getenv("FAULT_EINVAL_ABOVE");
+
+	if (!real_write)
+		real_write = (ssize_t(*)(int, const void *, size_t))dlsym(RTLD_NEXT, "write");
+	if (above && fd > 2 && len < 16 && fd_is_fault_path(fd)) {
+		char v[16];
+
+		memcpy(v, buf, len);
+		v[len] = '\0';
+		if (atoi(v) > atoi(above)) {
+			errno = EINVAL;
+			return -1;
+		}
+		ssize_t n = real_write(fd, buf, len);
+
+		if (n >= 0 && ftruncate(fd, n) < 0)
+			return -1;
+		return n;
+	}
+	return real_write(fd, buf, len);
+}
