@@ -26,6 +26,7 @@ enum config_key {
 	CONFIG_KEY_DAEMON_ON_EXTERNAL_CHANGE,
 	CONFIG_KEY_DAEMON_DEBUG,
 	CONFIG_KEY_METRICS_TEXTFILE,
+	CONFIG_KEY_DAEMON_CGROUP_V1_FOLLOW,
 	CONFIG_KEY_COUNT,
 };
 
@@ -51,6 +52,7 @@ struct config {
 	enum config_external on_external_change;
 	bool debug;
 	char metrics_textfile[CONFIG_PATH_BYTES]; /* "" when off */
+	bool cgroup_v1_follow; /* make existing v1 memory cgroups follow each write */
 };
 
 /* Fills *ret with the defaults. */

@@ -46,6 +46,7 @@ static const struct {
 	[CONFIG_KEY_DAEMON_ON_EXTERNAL_CHANGE] = { "daemon", "on_external_change", "daemon.on_external_change" },
 	[CONFIG_KEY_DAEMON_DEBUG] = { "daemon", "debug", "daemon.debug" },
 	[CONFIG_KEY_METRICS_TEXTFILE] = { "metrics", "textfile", "metrics.textfile" },
+	[CONFIG_KEY_DAEMON_CGROUP_V1_FOLLOW] = { "daemon", "cgroup_v1_follow", "daemon.cgroup_v1_follow" },
 };
 
 const char *
@@ -183,6 +184,9 @@ config_set(struct config *c, const char *section, const char *key, const char *v
 		break;
 	case CONFIG_KEY_DAEMON_DEBUG:
 		r = set_bool(&c->debug, key, value, err, errlen);
+		break;
+	case CONFIG_KEY_DAEMON_CGROUP_V1_FOLLOW:
+		r = set_bool(&c->cgroup_v1_follow, key, value, err, errlen);
 		break;
 	case CONFIG_KEY_METRICS_TEXTFILE: {
 		size_t n = strlen(value);

@@ -13,6 +13,7 @@
 #include <systemd/sd-daemon.h>
 #include <systemd/sd-event.h>
 
+#include "cgroup.h"
 #include "config_file.h"
 #include "journal.h"
 #include "knob.h"
@@ -64,7 +65,28 @@ struct daemon {
 	char metrics_buf[8192], metrics_last[8192];
 	int metrics_len;
 	int state_err, metrics_err;
+	bool cgroup_v1;	    /* a v1 memory hierarchy is mounted */
+	int cgroup_err;	    /* the last failure making it follow, logged once */
 };
+
+/* With cgroup v1, existing memory cgroups keep their own swappiness: make them
+ * follow value when the config asks for it. */
+static void
+follow_cgroups(struct daemon *d, int value)
+{
+	unsigned failed = 0;
+	int r;
+
+	if (!d->cgroup_v1 || !d->cfg.cgroup_v1_follow)
+		return;
+	r = cgroup_v1_follow(CGROUP_V1_MEMORY, value, &failed);
+	if (r < 0 && r != d->cgroup_err)
+		journal_log(LOG_WARNING, MSGID_ERROR, "failed to set memory.swappiness in %u cgroups under '%s': %s",
+			    failed, CGROUP_V1_MEMORY, strerror(-r));
+	else if (r >= 0)
+		journal_log(LOG_DEBUG, NULL, "set memory.swappiness %d in %d cgroups", value, r);
+	d->cgroup_err = r < 0 ? r : 0;
+}
 
 static int64_t
 now_realtime_s(void)
@@ -379,6 +401,7 @@ poll_once(struct daemon *d)
 	d->expected = dec.value;
 	d->st.swappiness = dec.value;
 	d->st.writes++;
+	follow_cgroups(d, dec.value);
 	status_add_decision(&d->st, now_realtime_s(), current, dec.value, pr.reason);
 	journal_decision(LOG_NOTICE, MSGID_DECISION, &jd, "swappiness %d -> %d (%s: %s%s)", current, dec.value, pname,
 			 pr.reason, dec.clamped ? ", clamped" : "");
@@ -728,6 +751,7 @@ restore_original(struct daemon *d)
 					       .reason = "restore the original value on exit" };
 
 		journal_decision(LOG_NOTICE, MSGID_RESTORE, &jd, "restored swappiness %d", d->original);
+		follow_cgroups(d, d->original);
 	}
 	r = knob_record_remove(d->opt.state_dir);
 	if (r < 0)
@@ -878,6 +902,11 @@ daemon_run(const struct daemon_options *opt, const struct config *cfg)
 		goto out;
 	}
 	arm_psi_trigger(&d);
+	d.cgroup_v1 = cgroup_v1_present(CGROUP_V1_MEMORY);
+	if (d.cgroup_v1 && !d.cfg.cgroup_v1_follow)
+		journal_log(LOG_WARNING, NULL,
+			    "cgroup v1 memory controller: each memory cgroup keeps the swappiness it was created with, "
+			    "so vm.swappiness changes only the root; [daemon] cgroup_v1_follow = yes makes them follow");
 	journal_log(LOG_INFO, MSGID_START, "started: %s, original %d%s", describe_config(&d.cfg, desc, sizeof(desc)),
 		    d.original, d.dry_run ? ", dry run" : "");
 	set_status(&d, "started; swappiness %d", d.expected);

@@ -176,7 +176,7 @@ status_parse_state(const char *buf, size_t len, struct status_snapshot *ret)
 			s.swappiness = (int)x;
 			has_swappiness = r == 0;
 		} else if (strcmp(line, "policy") == 0) {
-			if (strlen(v) == 0 || strlen(v) >= sizeof(s.policy))
+			if (strlen(v) >= sizeof(s.policy))
 				r = -EINVAL;
 			else
 				snprintf(s.policy, sizeof(s.policy), "%s", v);

@@ -22,7 +22,7 @@ PIDS=()
 cleanup() {
 	for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null || true; done
 	umount /proc/meminfo /proc/vmstat /proc/pressure/memory /proc/sys/vm/swappiness /proc/swaps \
-		/sys/module/zswap/parameters/enabled /run 2>/dev/null || true
+		/sys/module/zswap/parameters/enabled /sys/fs/cgroup/memory /run 2>/dev/null || true
 	rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -231,7 +231,7 @@ expect_rc 0 "--help" "$BIN" --help
 check "--help shows the usage line" grep -q '^usage: autoswappiness \[-c FILE\] \[--once\] \[--dry-run\] \[-n|--check-config\] \[--foreground\] \[-v\] \[--version\] \[-h\]$' "$WORK/out"
 check "the shipped config is valid" "$BIN" -n -c "$TOP/conf/autoswappiness.conf"
 sed -n '/^    \[policy\]$/,/^    textfile =/p' "$TOP/README.md" | sed 's/^    //' >"$CONF/readme.conf"
-check "the README's config example is valid and complete" bash -c "[ \$(grep -c = '$CONF/readme.conf') -ge 12 ] && '$BIN' -n -c '$CONF/readme.conf' >/dev/null"
+check "the README's config example is valid and complete" bash -c "[ \$(grep -c = '$CONF/readme.conf') -ge 13 ] && '$BIN' -n -c '$CONF/readme.conf' >/dev/null"
 
 # --- the daemon -----------------------------------------------------------------
 wait_for() { # wait_for SECONDS COMMAND...: poll until COMMAND succeeds
@@ -607,6 +607,32 @@ check "EINVAL above 100 re-detects the kernel's range" wait_for 15 log_has "refu
 check "and writes within it" wait_for 15 knob_is 100
 stop_daemon TERM || true
 check "EINVAL: the original is restored" knob_is 60
+
+# cgroup v1: existing memory cgroups keep their own swappiness; with
+# cgroup_v1_follow they follow each write and the restore, otherwise a warning.
+mkdir -p "$WORK/cg/a/b" "$WORK/cg/c"
+for d in "$WORK/cg" "$WORK/cg/a" "$WORK/cg/a/b" "$WORK/cg/c"; do echo 60 >"$d/memory.swappiness"; done
+if [ ! -d /sys/fs/cgroup/memory ]; then
+	# A cgroup2-only host: a mkdir there would create a real cgroup, so put a
+	# private tmpfs in this namespace first.
+	mount -t tmpfs -o mode=0755 tmpfs /sys/fs/cgroup
+	mkdir /sys/fs/cgroup/memory
+fi
+mount --bind "$WORK/cg" /sys/fs/cgroup/memory
+set_knob 60
+fake_meminfo 1000000 300000 50000 250000 0 100000 1000000 230000
+start_daemon -c "$CONF/fast.conf"
+check "cgroup v1 without follow: one warning" wait_for 15 log_has "cgroup v1 memory controller: each memory cgroup keeps"
+check "and the cgroups are left alone" wait_for 15 bash -c "[ \$(cat '$K') = 23 ] && [ \$(cat '$WORK/cg/a/b/memory.swappiness') = 60 ]"
+stop_daemon TERM || true
+printf '[daemon]\ninterval_ms = 100\ncgroup_v1_follow = yes\n' >"$CONF/cg.conf"
+start_daemon -c "$CONF/cg.conf"
+cg_all() { for f in "$WORK/cg/a" "$WORK/cg/a/b" "$WORK/cg/c"; do [ "$(cat "$f/memory.swappiness")" = "$1" ] || return 1; done; }
+check "cgroup_v1_follow: every cgroup follows the write" wait_for 15 cg_all 23
+check "the root cgroup's file is vm.swappiness's own, not written" test "$(cat "$WORK/cg/memory.swappiness")" = 60
+stop_daemon TERM || true
+check "and follows the restore" cg_all 60
+umount /sys/fs/cgroup/memory
 
 # A read-only knob: one error, not one per poll; the daemon keeps running.
 # (mount -o remount,bind,ro makes writes fail with EROFS.)
