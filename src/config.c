@@ -86,6 +86,17 @@ set_int(int *dst, const char *key, const char *value, long min, long max, char *
 }
 
 static int
+set_ms(unsigned *dst, const char *key, const char *value, long min, long max, char *err, size_t errlen)
+{
+	int ms;
+
+	if (set_int(&ms, key, value, min, max, err, errlen) < 0)
+		return -EINVAL;
+	*dst = (unsigned)ms;
+	return 0;
+}
+
+static int
 set_bool(bool *dst, const char *key, const char *value, char *err, size_t errlen)
 {
 	if (parse_bool(value, dst) < 0) {
@@ -144,31 +155,16 @@ config_set(struct config *c, const char *section, const char *key, const char *v
 	case CONFIG_KEY_LIMITS_SMOOTHING:
 		r = set_int(&c->smoothing_pct, key, value, 0, CONFIG_SMOOTHING_MAX, err, errlen);
 		break;
-	case CONFIG_KEY_DAEMON_INTERVAL_MS: {
-		int ms;
-
-		r = set_int(&ms, key, value, CONFIG_INTERVAL_MS_MIN, CONFIG_INTERVAL_MS_MAX, err, errlen);
-		if (r == 0)
-			c->interval_ms = (unsigned)ms;
+	case CONFIG_KEY_DAEMON_INTERVAL_MS:
+		r = set_ms(&c->interval_ms, key, value, CONFIG_INTERVAL_MS_MIN, CONFIG_INTERVAL_MS_MAX, err, errlen);
 		break;
-	}
-	case CONFIG_KEY_DAEMON_BUSY_INTERVAL_MS: {
-		int ms;
-
-		r = set_int(&ms, key, value, CONFIG_INTERVAL_MS_MIN, CONFIG_INTERVAL_MS_MAX, err, errlen);
-		if (r == 0)
-			c->busy_interval_ms = (unsigned)ms;
+	case CONFIG_KEY_DAEMON_BUSY_INTERVAL_MS:
+		r = set_ms(&c->busy_interval_ms, key, value, CONFIG_INTERVAL_MS_MIN, CONFIG_INTERVAL_MS_MAX, err, errlen);
 		break;
-	}
-	case CONFIG_KEY_DAEMON_PSI_TRIGGER_MS: {
-		int ms;
-
+	case CONFIG_KEY_DAEMON_PSI_TRIGGER_MS:
 		/* The kernel wants a stall below the window (psi.rst). */
-		r = set_int(&ms, key, value, 0, CONFIG_PSI_WINDOW_MS - 1, err, errlen);
-		if (r == 0)
-			c->psi_trigger_ms = (unsigned)ms;
+		r = set_ms(&c->psi_trigger_ms, key, value, 0, CONFIG_PSI_WINDOW_MS - 1, err, errlen);
 		break;
-	}
 	case CONFIG_KEY_DAEMON_DRY_RUN:
 		r = set_bool(&c->dry_run, key, value, err, errlen);
 		break;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "fileio.h"
 #include "parse.h"
 
 int
@@ -123,32 +124,14 @@ knob_record_load(const char *dir, int *ret_value)
 int
 knob_record_save(const char *dir, int value)
 {
-	char path[PATH_MAX], tmp[PATH_MAX], buf[16];
-	int fd, len, r = 0;
-	ssize_t n;
+	char path[PATH_MAX], buf[16];
+	int len;
 
 	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
 		return -errno;
 	record_path(path, sizeof(path), dir, "original");
-	record_path(tmp, sizeof(tmp), dir, ".original.tmp");
 	len = snprintf(buf, sizeof(buf), "%d\n", value);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
-	n = write(fd, buf, (size_t)len);
-	if (n < 0)
-		r = -errno;
-	else if (n != len)
-		r = -EIO;
-	if (r == 0 && fsync(fd) < 0)
-		r = -errno;
-	if (close(fd) < 0 && r == 0)
-		r = -errno;
-	if (r == 0 && rename(tmp, path) < 0)
-		r = -errno;
-	if (r < 0)
-		unlink(tmp);
-	return r;
+	return fileio_write_atomic(path, buf, (size_t)len, 0600);
 }
 
 int
