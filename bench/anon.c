@@ -1,0 +1,141 @@
+/*
+ * anon: hold anonymous memory, idle or active, for the benchmark workloads.
+ *
+ *   anon MIB idle             allocate MIB, write every page once, print "anon: ready",
+ *                             then sleep until SIGTERM or SIGINT (an idle application)
+ *   anon MIB active SECONDS   allocate MIB, then write one word in every page, pass after
+ *                             pass, for SECONDS (an application using its whole working set);
+ *                             prints at the end
+ *                             "RESULT anon_passes=N anon_mbps=X anon_pass_median_s=Y"
+ *
+ * MB/s counts the pages touched, MIB per full pass, over the whole run (a pass still running
+ * when time is up counts in proportion to the pages it touched).
+ * Exit status: 0, or 1 with a message.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#define PAGE 4096L
+
+static volatile sig_atomic_t stop;
+
+static void
+on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static double
+now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static long
+arg(const char *s, const char *name, long max)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || v < 1 || v > max) {
+		fprintf(stderr, "anon: %s: expected 1..%ld, got '%s'\n", name, max, s);
+		exit(1);
+	}
+	return v;
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct sigaction sa;
+	long mib, pages;
+	char *mem;
+
+	if (argc < 3 || (strcmp(argv[2], "idle") == 0 && argc != 3) ||
+	    (strcmp(argv[2], "active") == 0 && argc != 4) ||
+	    (strcmp(argv[2], "idle") != 0 && strcmp(argv[2], "active") != 0)) {
+		fprintf(stderr, "usage: anon MIB idle | anon MIB active SECONDS\n");
+		return 1;
+	}
+	mib = arg(argv[1], "MIB", 1L << 20);
+	pages = mib * (1024 * 1024 / PAGE);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	mem = mmap(NULL, (size_t)(pages * PAGE), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (mem == MAP_FAILED) {
+		fprintf(stderr, "anon: cannot map %ld MiB: %s\n", mib, strerror(errno));
+		return 1;
+	}
+	/* Distinct contents per page, so that nothing could merge or compress them away. */
+	for (long p = 0; p < pages && !stop; p++)
+		for (long w = 0; w < PAGE / (long)sizeof(long); w += 64)
+			((long *)(mem + p * PAGE))[w] = p * 7919 + w;
+
+	if (strcmp(argv[2], "idle") == 0) {
+		printf("anon: ready, %ld MiB idle\n", mib);
+		fflush(stdout);
+		while (!stop)
+			pause();
+		return 0;
+	}
+
+	double secs = (double)arg(argv[3], "SECONDS", 1L << 24);
+	double t_start = now_s(), t_end = t_start + secs, t_pass = t_start;
+	double *pass_s = calloc(1 << 16, sizeof(*pass_s));
+	long passes = 0, touched = 0;
+
+	if (!pass_s) {
+		fprintf(stderr, "anon: out of memory\n");
+		return 1;
+	}
+	printf("anon: ready, %ld MiB active for %.0f s\n", mib, secs);
+	fflush(stdout);
+	while (!stop) {
+		long p;
+
+		for (p = 0; p < pages; p++) {
+			((volatile long *)(mem + p * PAGE))[0] += 1;
+			/* Check the clock every 256 pages (1 MiB): cheap, and precise enough. */
+			if ((p & 255) == 255 && now_s() >= t_end)
+				break;
+		}
+		touched += p < pages ? p + 1 : pages;
+		if (p < pages)
+			break;
+		double t = now_s();
+		if (passes < (1 << 16))
+			pass_s[passes] = t - t_pass;
+		passes++;
+		t_pass = t;
+		if (t >= t_end)
+			break;
+	}
+	double elapsed = now_s() - t_start;
+	long n = passes < (1 << 16) ? passes : (1 << 16);
+	qsort(pass_s, (size_t)n, sizeof(*pass_s), cmp_double);
+	printf("RESULT anon_passes=%ld anon_mbps=%.2f anon_pass_median_s=%.3f\n", passes,
+	       (double)touched * PAGE / 1048576.0 / elapsed, n ? pass_s[(n - 1) / 2] : 0.0);
+	return 0;
+}

@@ -1,0 +1,122 @@
+/*
+ * probe: the responsiveness probe (seed 001, Fremlin). An interactive program with a small
+ * working set: every INTERVAL_MS it wakes up and touches (reads and writes) each page of its
+ * KIB of memory. Its latency is the time from the planned wake-up to the end of the touch,
+ * so a late wake-up (the CPU or the scheduler starved) counts as well as a page brought back
+ * from swap.
+ *
+ *   probe SECONDS KIB INTERVAL_MS
+ *
+ * Prints, at the end (or on SIGTERM/SIGINT):
+ *   RESULT probe_n=N probe_p50_ms=X probe_p99_ms=Y probe_max_ms=Z probe_over100_ms=K
+ * where probe_over100_ms counts rounds slower than 100 ms.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define PAGE 4096L
+
+static volatile sig_atomic_t stop;
+
+static void
+on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static long
+arg(const char *s, const char *name, long max)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || v < 1 || v > max) {
+		fprintf(stderr, "probe: %s: expected 1..%ld, got '%s'\n", name, max, s);
+		exit(1);
+	}
+	return v;
+}
+
+static double
+ts_s(const struct timespec *ts)
+{
+	return (double)ts->tv_sec + (double)ts->tv_nsec / 1e9;
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct sigaction sa;
+	struct timespec next, now;
+	long secs, kib, interval_ms, pages, n = 0, cap, over = 0;
+	double *lat, t_end;
+	char *mem;
+
+	if (argc != 4) {
+		fprintf(stderr, "usage: probe SECONDS KIB INTERVAL_MS\n");
+		return 1;
+	}
+	secs = arg(argv[1], "SECONDS", 1L << 24);
+	kib = arg(argv[2], "KIB", 1L << 30);
+	interval_ms = arg(argv[3], "INTERVAL_MS", 3600000);
+	pages = (kib * 1024 + PAGE - 1) / PAGE;
+	cap = secs * 1000 / interval_ms + 16;
+	mem = malloc((size_t)(pages * PAGE));
+	lat = calloc((size_t)cap, sizeof(*lat));
+	if (!mem || !lat) {
+		fprintf(stderr, "probe: out of memory\n");
+		return 1;
+	}
+	memset(mem, 1, (size_t)(pages * PAGE));
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	t_end = ts_s(&next) + (double)secs;
+	while (!stop && n < cap) {
+		next.tv_nsec += interval_ms * 1000000L;
+		while (next.tv_nsec >= 1000000000L) {
+			next.tv_nsec -= 1000000000L;
+			next.tv_sec++;
+		}
+		if (ts_s(&next) > t_end)
+			break;
+		if (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL) == EINTR && stop)
+			break;
+		for (long p = 0; p < pages; p++)
+			((volatile char *)mem)[p * PAGE] += 1;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		lat[n] = (ts_s(&now) - ts_s(&next)) * 1000.0;
+		if (lat[n] > 100.0)
+			over++;
+		n++;
+		/* After an overrun, plan from now instead of firing a burst of late rounds. */
+		if (ts_s(&now) > ts_s(&next))
+			next = now;
+	}
+	if (n == 0) {
+		printf("RESULT probe_n=0\n");
+		return 1;
+	}
+	qsort(lat, (size_t)n, sizeof(*lat), cmp_double);
+	printf("RESULT probe_n=%ld probe_p50_ms=%.2f probe_p99_ms=%.2f probe_max_ms=%.2f probe_over100_ms=%ld\n",
+	       n, lat[(n - 1) / 2], lat[(n * 99 - 1) / 100], lat[n - 1], over);
+	return 0;
+}
