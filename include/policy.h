@@ -28,6 +28,9 @@ enum policy_kind {
 #define POLICY_ADAPTIVE_DOMINANCE 2
 #define POLICY_ADAPTIVE_STEP_BASE 10
 #define POLICY_ADAPTIVE_DRIFT 2
+/* A trend of swap-ins (two falls in a row) takes at least value / 4 off at each
+ * step: multiplicative decrease, as measured in the phased benchmark. */
+#define POLICY_ADAPTIVE_DECREASE_DIV 4
 
 /* A reversal of direction halves the step, at most this many times (10 -> 1):
  * the controller closes in on the balance point instead of swinging around it. */

@@ -383,6 +383,31 @@ test_adaptive_distress_speeds_up(void **state)
 }
 
 static void
+test_adaptive_falls_fast(void **state)
+{
+	struct policy_state st = { .has_value = true, .value = 193 };
+	struct sample prev, cur;
+	struct policy_result r;
+	static const int want[] = { 183, 138, 104, 78, 59, 45 };
+
+	(void)state;
+	/* Swap-ins dominate poll after poll: the first fall is a plain step,
+	 * then a quarter of the value each time until the step is larger. */
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		rates_scan(&prev, &cur, 0, 0, 5000, 1000, 4096);
+		assert_int_equal(policy_evaluate(POLICY_ADAPTIVE, &st, &prev, &cur, &r), 0);
+		if (r.target != want[i])
+			fail_msg("fall %zu: %d, want %d (%s)", i, r.target, want[i], r.reason);
+		policy_observe(&st, r.target);
+	}
+	/* Rising is never multiplicative. */
+	st = (struct policy_state){ .has_value = true, .value = 40, .last_dir = 1 };
+	rates_scan(&prev, &cur, 5000, 0, 0, 1000, 4096);
+	assert_int_equal(policy_evaluate(POLICY_ADAPTIVE, &st, &prev, &cur, &r), 0);
+	assert_int_equal(r.target, 50);
+}
+
+static void
 test_adaptive_rates_without_history(void **state)
 {
 	struct sample prev, cur;
@@ -482,6 +507,7 @@ main(void)
 		cmocka_unit_test(test_pct),	    cmocka_unit_test(test_adaptive_table),
 		cmocka_unit_test(test_adaptive_distress_speeds_up), cmocka_unit_test(test_adaptive_rates_without_history),
 		cmocka_unit_test(test_adaptive_settles), cmocka_unit_test(test_device_max),
+		cmocka_unit_test(test_adaptive_falls_fast),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
