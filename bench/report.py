@@ -28,7 +28,7 @@ METRICS = {
                        ("probe_max_ms", "probe latency max", "ms", True),
                        ("dirtier_median_s", "heavy dirtier, seconds per pass", "s", True)],
     "phased": [("phase1_s", "phase 1: hot file rounds, total", "s", True),
-               ("phase2_anon_mbps", "phase 2: active anon throughput", "MB/s", False),
+               ("phase2_anon_mbps", "phase 2: active anon, working set touched per second", "MB/s", False),
                ("phase2_stream_mbps", "phase 2: cold stream throughput", "MB/s", False)],
 }
 TITLES = {
@@ -225,14 +225,17 @@ def main():
                     if x.n:
                         f.write(f"{i} \"{label[s]}\" {x.med} {x.lo} {x.hi} {1 if is_static(s) else 2}\n")
             png = os.path.join(bdir, "plots", f"bar-{wl}-{metric}.png")
+            meds = [st[s].med for s in settings if st[s].n and st[s].med > 0]
+            # Medians over more than two decades: a log axis, or the small bars vanish.
+            yaxis = ("set logscale y\nset yrange [*:*]\nset boxwidth 0.6\n"
+                     if meds and max(meds) / min(meds) > 100 else "set yrange [0:*]\n")
             gnuplot(f"""
 set terminal pngcairo size 800,420 font "DejaVu Sans,10"
 set output "{png}"
-set title "{wl}: {mlabel} ({unit}, {'lower' if lower else 'higher'} is better)\\nmedian of {max(st[s].n for s in have)} runs, whiskers min-max"
+set title "{wl}: {mlabel} ({unit}, {'lower' if lower else 'higher'} is better{', log scale' if 'logscale' in yaxis else ''})\\nmedian of {max(st[s].n for s in have)} runs, whiskers min-max"
 set style fill solid 0.7 border -1
 set boxwidth 0.6
-set yrange [0:*]
-set grid ytics
+{yaxis}set grid ytics
 set xtics rotate by -30 noenhanced
 unset key
 plot "{dat}" using 1:3:6:xtic(2) with boxes lc variable, "" using 1:3:4:5 with yerrorbars lc rgb "black" pt 0
@@ -434,6 +437,15 @@ unset multiplot
                    f"{host.get('workloads', '')} of {host.get('workloads_planned', '')}.**\n")
     if host.get("failed"):
         out.append(f"**Boots that failed: {host['failed']}** (their runs so far are included).\n")
+    try:
+        import datetime
+        span = (datetime.datetime.fromisoformat(host["finished"].replace("Z", "+00:00")) -
+                datetime.datetime.fromisoformat(host["started"].replace("Z", "+00:00"))).total_seconds()
+        if span - float(host.get("runtime_s", span)) > 120:
+            out.append(f"The run was interrupted and resumed (BENCH_RESUME=1): {int(span // 60)} min from start to "
+                       f"finish, of which {int(float(host['runtime_s']) // 60)} min running.\n")
+    except (KeyError, ValueError):
+        pass
     out.append("## What ran\n")
     out.append("| | |\n| --- | --- |")
     rows = [

@@ -32,6 +32,8 @@
 #   BENCH_RUN_TIMEOUT=600  seconds before one run is killed (recorded as a timeout)
 #   BENCH_OUT=build/bench  work directory (shares, data disk, raw results)
 #   BENCH_REPORT_ONLY=1    only regenerate the report from BENCH_OUT's raw results
+#   BENCH_RESUME=1         go on with an interrupted run in BENCH_OUT (same settings): keeps its
+#                          results; name the workloads still to do in BENCH_WORKLOADS
 set -euo pipefail
 
 die() { echo "bench: error: $*" >&2; exit 1; }
@@ -44,6 +46,7 @@ BUILD_DIR=${BUILD_DIR:-build}
 out=${BENCH_OUT:-build/bench}
 
 quick=${BENCH_QUICK:-0}
+resume=${BENCH_RESUME:-0}
 workloads=${BENCH_WORKLOADS:-phased responsiveness compile compile-stream dirtier}
 statics=${BENCH_STATICS:-$([[ $quick == 1 ]] && echo "0 60 200" || echo "0 10 60 100 200")}
 policies=${BENCH_POLICIES:-ck tendency adaptive}
@@ -120,16 +123,20 @@ bench/mkdata.sh "$out/data.img" "$tree_mb" "$hot_mb" "$cold_mb"
 # Everything the guests get is staged once, here, so that the whole run uses one daemon
 # binary, one set of scripts and one source tree even while the work tree changes.
 staged=$out/staged
-rm -rf -- "$staged"
-mkdir -p "$staged/bin" "$staged/wl" "$staged/src"
-make -s install DESTDIR="$staged/destdir" BUILD="$(dirname "$BIN")" >/dev/null ||
-	die "make install DESTDIR=$staged/destdir failed"
-for p in dirtier anon probe crowd sampler; do
-	cc -O2 -Wall -Wextra -static -o "$staged/bin/$p" "bench/$p.c" || die "cannot build bench/$p.c"
-done
-cp bench/wl-*.sh "$staged/wl/"
-cp -r src include "$staged/src/"
-install -m 0755 bench/guest-bench.sh "$staged/guest.sh"
+if [[ $resume == 1 && -x $staged/guest.sh ]]; then
+	say "resuming: reusing the staged daemon, scripts and sources in $staged"
+else
+	rm -rf -- "$staged"
+	mkdir -p "$staged/bin" "$staged/wl" "$staged/src"
+	make -s install DESTDIR="$staged/destdir" BUILD="$(dirname "$BIN")" >/dev/null ||
+		die "make install DESTDIR=$staged/destdir failed"
+	for p in dirtier anon probe crowd sampler; do
+		cc -O2 -Wall -Wextra -static -o "$staged/bin/$p" "bench/$p.c" || die "cannot build bench/$p.c"
+	done
+	cp bench/wl-*.sh "$staged/wl/"
+	cp -r src include "$staged/src/"
+	install -m 0755 bench/guest-bench.sh "$staged/guest.sh"
+fi
 daemon_version=$("$staged/destdir/usr/local/sbin/autoswappiness" --version 2>&1 || true)
 stage() { # SHAREDIR: everything the guest needs but bench.env
 	rm -rf -- "$1"
@@ -197,7 +204,7 @@ write_host_info() {
 		echo "settings=$settings"
 		echo "policies_skipped=${skipped# }"
 		echo "workloads=${done_workloads# }"
-		echo "workloads_planned=$workloads"
+		echo "workloads_planned=$planned"
 		echo "reps=$reps"
 		echo "warmup=$warmup"
 		echo "quick=$quick"
@@ -227,13 +234,39 @@ write_host_info() {
 }
 
 results=$out/results
-rm -rf -- "$results"
-mkdir -p "$results/ts" "$results/logs"
 nset=$(wc -w <<<"$settings")
 failed=""
 host_load=""
 done_workloads=""
 complete=no
+planned=$workloads
+if [[ $resume == 1 && -f $results/host-info.txt ]]; then
+	# Go on with an interrupted run: same settings and sizes (checked), its results kept.
+	prev() { sed -n "s/^$1=//p" "$results/host-info.txt"; }
+	[[ $(prev settings) == "$settings" && $(prev reps) == "$reps" ]] ||
+		die "BENCH_RESUME=1: $results holds a run with settings '$(prev settings)', reps $(prev reps)"
+	started=$(prev started)
+	commit=$(prev commit | sed 's/ (at the start.*$//')
+	done_workloads=" $(prev workloads)"
+	host_load=" $(prev host_load)"
+	t_start=$((SECONDS - $(prev runtime_s)))
+	planned=$(prev workloads_planned)
+	say "resuming the run started $started: done so far:$done_workloads"
+else
+	rm -rf -- "$results"
+fi
+mkdir -p "$results/ts" "$results/logs"
+# The daemon's own cost first: short, and then in every partial report.
+if [[ -n ${daemon_settings# } && -n $cost_crowds && ! ( $resume == 1 && -s $results/cost.csv ) ]]; then
+	share=$out/share-cost
+	stage "$share"
+	{ env_common; echo "MODE=cost"; } >"$share/bench.env"
+	say "$(date -u +%T) daemon cost: ${cost_crowds// / and } processes, ${cost_mem_mb} MB guest"
+	boot "$share" "$cost_mem_mb" 1800 || failed+=" cost"
+	cp -r "$share/out/." "$results/" 2>/dev/null || true
+	write_host_info
+	report || say "report failed (continuing)"
+fi
 for wl in $workloads; do
 	[[ -f bench/wl-$wl.sh ]] || die "unknown workload '$wl' (no bench/wl-$wl.sh)"
 	share=$out/share-$wl
@@ -263,14 +296,6 @@ for wl in $workloads; do
 	report || say "report failed (continuing)"
 done
 rm -f "$results/runs.csv" "$results/metrics.csv"
-if [[ -n ${daemon_settings# } && -n $cost_crowds ]]; then
-	share=$out/share-cost
-	stage "$share"
-	{ env_common; echo "MODE=cost"; } >"$share/bench.env"
-	say "$(date -u +%T) daemon cost: ${cost_crowds// / and } processes, ${cost_mem_mb} MB guest"
-	boot "$share" "$cost_mem_mb" 1800 || failed+=" cost"
-	cp -r "$share/out/." "$results/" 2>/dev/null || true
-fi
 
 
 complete=yes
