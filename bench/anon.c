@@ -12,6 +12,7 @@
  * when time is up counts in proportion to the pages it touched).
  * Exit status: 0, or 1 with a message.
  */
+#include "common.h"
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -32,38 +33,6 @@ on_signal(int sig)
 	stop = 1;
 }
 
-static double
-now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static long
-arg(const char *s, const char *name, long max)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || *end || v < 1 || v > max) {
-		fprintf(stderr, "anon: %s: expected 1..%ld, got '%s'\n", name, max, s);
-		exit(1);
-	}
-	return v;
-}
-
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 int
 main(int argc, char **argv)
 {
@@ -77,7 +46,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "usage: anon MIB idle | anon MIB active SECONDS\n");
 		return 1;
 	}
-	mib = arg(argv[1], "MIB", 1L << 20);
+	mib = arg_range("anon", argv[1], "MIB", 1, 1L << 20);
 	pages = mib * (1024 * 1024 / PAGE);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
@@ -101,7 +70,7 @@ main(int argc, char **argv)
 		return 0;
 	}
 
-	double secs = (double)arg(argv[3], "SECONDS", 1L << 24);
+	double secs = (double)arg_range("anon", argv[3], "SECONDS", 1, 1L << 24);
 	double t_start = now_s(), t_end = t_start + secs, t_pass = t_start;
 	double *pass_s = calloc(1 << 16, sizeof(*pass_s));
 	long passes = 0, touched = 0;

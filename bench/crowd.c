@@ -8,6 +8,7 @@
  * Prints "crowd: ready, N processes" once all are forked, then waits for SIGTERM or SIGINT,
  * kills its children and reaps them.
  */
+#include "common.h"
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -26,21 +27,6 @@ on_signal(int sig)
 {
 	(void)sig;
 	stop = 1;
-}
-
-static long
-arg(const char *s, const char *name, long min, long max)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || *end || v < min || v > max) {
-		fprintf(stderr, "crowd: %s: expected %ld..%ld, got '%s'\n", name, min, max, s);
-		exit(1);
-	}
-	return v;
 }
 
 static void
@@ -81,9 +67,9 @@ main(int argc, char **argv)
 		fprintf(stderr, "usage: crowd N KIB INTERVAL_MS\n");
 		return 1;
 	}
-	n = arg(argv[1], "N", 1, 100000);
-	kib = arg(argv[2], "KIB", 0, 1L << 20);
-	interval_ms = arg(argv[3], "INTERVAL_MS", 1, 3600000);
+	n = arg_range("crowd", argv[1], "N", 1, 100000);
+	kib = arg_range("crowd", argv[2], "KIB", 0, 1L << 20);
+	interval_ms = arg_range("crowd", argv[3], "INTERVAL_MS", 1, 3600000);
 	pids = calloc((size_t)n, sizeof(*pids));
 	if (!pids) {
 		fprintf(stderr, "crowd: out of memory\n");

@@ -8,6 +8,7 @@
  *
  * Exit status: 0, or 1 with a message (allocation failure, bad argument).
  */
+#include "common.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,38 +16,6 @@
 #include <time.h>
 
 #define CHUNK_BYTES (1024 * 1024)
-
-static double
-now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static long
-arg(const char *s, const char *name, long max)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || *end || v < 1 || v > max) {
-		fprintf(stderr, "dirtier: %s: expected 1..%ld, got '%s'\n", name, max, s);
-		exit(1);
-	}
-	return v;
-}
 
 int
 main(int argc, char **argv)
@@ -59,8 +28,8 @@ main(int argc, char **argv)
 		fprintf(stderr, "usage: dirtier MIB PASSES\n");
 		return 1;
 	}
-	mib = arg(argv[1], "MIB", 1L << 20);
-	passes = arg(argv[2], "PASSES", 100000);
+	mib = arg_range("dirtier", argv[1], "MIB", 1, 1L << 20);
+	passes = arg_range("dirtier", argv[2], "PASSES", 1, 100000);
 	chunks = calloc((size_t)mib, sizeof(*chunks));
 	secs = calloc((size_t)passes, sizeof(*secs));
 	if (!chunks || !secs) {

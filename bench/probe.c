@@ -11,6 +11,7 @@
  *   RESULT probe_n=N probe_p50_ms=X probe_p99_ms=Y probe_max_ms=Z probe_over100_ms=K
  * where probe_over100_ms counts rounds slower than 100 ms.
  */
+#include "common.h"
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -29,33 +30,10 @@ on_signal(int sig)
 	stop = 1;
 }
 
-static long
-arg(const char *s, const char *name, long max)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || *end || v < 1 || v > max) {
-		fprintf(stderr, "probe: %s: expected 1..%ld, got '%s'\n", name, max, s);
-		exit(1);
-	}
-	return v;
-}
-
 static double
 ts_s(const struct timespec *ts)
 {
 	return (double)ts->tv_sec + (double)ts->tv_nsec / 1e9;
-}
-
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
 }
 
 int
@@ -71,9 +49,9 @@ main(int argc, char **argv)
 		fprintf(stderr, "usage: probe SECONDS KIB INTERVAL_MS\n");
 		return 1;
 	}
-	secs = arg(argv[1], "SECONDS", 1L << 24);
-	kib = arg(argv[2], "KIB", 1L << 30);
-	interval_ms = arg(argv[3], "INTERVAL_MS", 3600000);
+	secs = arg_range("probe", argv[1], "SECONDS", 1, 1L << 24);
+	kib = arg_range("probe", argv[2], "KIB", 1, 1L << 30);
+	interval_ms = arg_range("probe", argv[3], "INTERVAL_MS", 1, 3600000);
 	pages = (kib * 1024 + PAGE - 1) / PAGE;
 	cap = secs * 1000 / interval_ms + 16;
 	mem = malloc((size_t)(pages * PAGE));
