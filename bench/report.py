@@ -43,6 +43,10 @@ RUN_COLS = [("psi_some_ms", "PSI some s", 1000.0), ("psi_full_ms", "PSI full s",
             ("refault_anon", "refault anon", 1), ("refault_file", "refault file", 1), ("wall_s", "wall s", 1)]
 
 
+# Time metrics for which a run killed at BENCH_RUN_TIMEOUT counts with its wall time (a lower
+# bound), so that a stand-off shows as the worst value instead of vanishing.
+CENSORED = {"build_s", "phase1_s", "dirtier_median_s"}
+
 # Fewer runs than this per setting: no claim that a difference is real.
 MIN_N = 3
 
@@ -146,10 +150,20 @@ def main():
     bad = [r for r in runs if r["rc"] != "0" or r["note"].strip()]
     ok_runs = {(r["workload"], r["setting"], r["rep"]) for r in runs if r["rc"] == "0"}
 
+    timed_out = {(r["workload"], r["setting"], r["rep"]): float(r["wall_s"]) for r in runs
+                 if "timeout" in r["note"] and fnum(r["wall_s"]) is not None}
+
     def values(wl, setting, metric):
-        return [float(m["value"]) for m in metrics
-                if m["workload"] == wl and m["setting"] == setting and m["metric"] == metric
-                and (wl, setting, m["rep"]) in ok_runs and fnum(m["value"]) is not None]
+        v = [float(m["value"]) for m in metrics
+             if m["workload"] == wl and m["setting"] == setting and m["metric"] == metric
+             and (wl, setting, m["rep"]) in ok_runs and fnum(m["value"]) is not None]
+        # A run killed at the time limit: its wall time is a lower bound of a time metric.
+        if metric in CENSORED:
+            v += [t for (w, s, _), t in timed_out.items() if w == wl and s == setting]
+        return v
+
+    def n_timeouts(wl, setting):
+        return sum(1 for (w, s, _) in timed_out if w == wl and s == setting)
 
     def run_values(wl, setting, col):
         return [float(r[col]) for r in runs if r["workload"] == wl and r["setting"] == setting
@@ -193,7 +207,9 @@ def main():
                 d = "best" if s == best else real_diff(x, st[best], lower)
                 d = {"better": "**better** (ranges apart)", "worse": "**worse** (ranges apart)",
                      "": "same (ranges overlap)", "few": f"(fewer than {MIN_N} runs)"}.get(d, d)
-                md.append(f"| {label[s]} | {x.n} | {fmt(x.med)} | {fmt(x.lo)}-{fmt(x.hi)} | {r60} | {rb} | {d} |")
+                to = n_timeouts(wl, s) if metric in CENSORED else 0
+                tos = f" ({to} timed out: at least)" if to else ""
+                md.append(f"| {label[s]} | {x.n}{tos} | {fmt(x.med)} | {fmt(x.lo)}-{fmt(x.hi)} | {r60} | {rb} | {d} |")
                 summary_rows.append([wl, metric, s, x.n, x.med, x.lo, x.hi,
                                      x.med / ref.med if ref and ref.med else "",
                                      x.med / st[best].med if st[best].med else "", best,
@@ -456,14 +472,14 @@ unset multiplot
         ("guest", f"{g.get('guest_os', '?')}, kernel {g.get('guest_kernel', '?')}, {host.get('vm_mem_mb', '?')} MB RAM (MemTotal {int(g.get('guest_memtotal_kib', '0')) // 1024} MiB), zswap {g.get('guest_zswap', '?')}, THP {g.get('guest_thp', '?')}"),
         ("swap", f"{g.get('guest_swap', '?').strip()} on a virtio disk"),
         ("disks", f"root, swap and data disk share one qemu throttle group of {host.get('disk_mbps', '?')} MB/s (read+write): one slow disk"),
-        ("data disk", f"grep tree {host.get('data_tree_mb', '?')} MB, hot set {host.get('data_hot_mb', '?')} MB, cold file {host.get('data_cold_mb', '?')} MB (ext4, read-only)"),
+        ("data disk", f"tree read recursively {host.get('data_tree_mb', '?')} MB, hot set {host.get('data_hot_mb', '?')} MB, cold file {host.get('data_cold_mb', '?')} MB (ext4, read-only)"),
         ("settings", f"static {' '.join(statics)}; daemon policies {' '.join(policies) or 'none'}"
                      + (f"; left out (rejected by `autoswappiness -n`): {host['policies_skipped']}" if host.get("policies_skipped") else "")),
         ("daemon", f"{host.get('daemon', '?')} via its systemd unit, `[limits] max = {host.get('daemon_max', '?')}`, interval {host.get('daemon_interval_ms', '?')} ms, other keys default"),
         ("repetitions", f"{host.get('reps', '?')} per setting, interleaved (each repetition starts one setting further along), after {host.get('warmup', '?')} discarded warm-up run(s) per boot"),
-        ("between runs", "daemon stopped (knob back to 60), swapoff -a + swapon, sync, drop_caches=3, compact_memory, 2 s pause"),
+        ("between runs", "daemon stopped (knob back to 60), swapoff -a + swapon, sync, drop_caches=3, 1 s pause; then the setting, 1 s, the workload"),
         ("sizes", " ".join(f"{k[5:]}={v}" for k, v in host.items() if k.startswith("size_")) + f"; in MiB: {g.get('guest_sizes', '?')}"),
-        ("compiler", f"{g.get('guest_gcc', '?')}, {g.get('guest_make', '?')}; the tree built is this commit's src/ and bench/"),
+        ("compiler", f"{g.get('guest_gcc', '?')}, {g.get('guest_make', '?')}; the tree built is the work tree's src/ (the daemon) at the start of the run"),
         ("plots", host.get("gnuplot", "?")),
     ]
     for k, v in rows:
@@ -539,7 +555,8 @@ unset multiplot
     # README: the headline between the markers, when the README has them.
     readme = os.path.join(os.path.dirname(os.path.abspath(bdir)), "README.md")
     begin, end = "<!-- bench:begin -->", "<!-- bench:end -->"
-    if os.path.exists(readme):
+    # A BENCH_QUICK=1 try-out never replaces the headline of a real run.
+    if os.path.exists(readme) and host.get("quick") != "1":
         text = open(readme).read()
         if begin in text and end in text:
             block = [begin,

@@ -15,6 +15,6 @@ probe=$!
 "$BENCH_BIN/dirtier" "$RESP_DIRTIER_MIB" "$RESP_DIRTIER_PASSES" >/tmp/dirtier.out
 kill -TERM "$probe"
 wait "$probe" || true
-cat /tmp/dirtier.out /tmp/probe.out
+cat /tmp/dirtier.out
 grep '^RESULT ' /tmp/probe.out
 sed -n 's/^dirtier: .* median \([0-9.]*\) s, .*$/RESULT dirtier_median_s=\1/p' /tmp/dirtier.out
