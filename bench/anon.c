@@ -22,21 +22,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#define PAGE 4096L
-
-static volatile sig_atomic_t stop;
-
-static void
-on_signal(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
-
 int
 main(int argc, char **argv)
 {
-	struct sigaction sa;
 	long mib, pages;
 	char *mem;
 
@@ -48,10 +36,7 @@ main(int argc, char **argv)
 	}
 	mib = arg_range("anon", argv[1], "MIB", 1, 1L << 20);
 	pages = mib * (1024 * 1024 / PAGE);
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
+	catch_stop("anon");
 	mem = mmap(NULL, (size_t)(pages * PAGE), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (mem == MAP_FAILED) {
 		fprintf(stderr, "anon: cannot map %ld MiB: %s\n", mib, strerror(errno));

@@ -1,13 +1,46 @@
-/* What the small benchmark programs share: a monotonic clock in seconds, a
- * checked numeric argument, and a comparison for qsort of doubles. Header-only:
- * each program is built alone with `cc -static bench/NAME.c`. */
+/* What the small benchmark programs share: the page size they touch memory by,
+ * a stop flag set by SIGTERM/SIGINT, a monotonic clock in seconds, a checked
+ * numeric argument, and a comparison for qsort of doubles. Header-only: each
+ * program is built alone with `cc -static bench/NAME.c`. */
 #ifndef AUTOSWAPPINESS_BENCH_COMMON_H
 #define AUTOSWAPPINESS_BENCH_COMMON_H
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
+
+/* The page size the programs write by: one word per page faults the page in. */
+#define PAGE 4096L
+
+/* Set by SIGTERM or SIGINT once catch_stop() is in place. */
+static volatile sig_atomic_t stop;
+
+static void
+on_stop_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+/* SIGTERM and SIGINT set stop instead of killing: the program prints its
+ * figures first. No SA_RESTART, so that a sleep returns EINTR at once.
+ * Exits 1 with a message starting with prog if the handler cannot be set. */
+static inline void
+catch_stop(const char *prog)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop_signal;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGTERM, &sa, NULL) != 0 || sigaction(SIGINT, &sa, NULL) != 0) {
+		fprintf(stderr, "%s: sigaction: %s\n", prog, strerror(errno));
+		exit(1);
+	}
+}
 
 static inline double
 now_s(void)

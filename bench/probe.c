@@ -19,17 +19,6 @@
 #include <string.h>
 #include <time.h>
 
-#define PAGE 4096L
-
-static volatile sig_atomic_t stop;
-
-static void
-on_signal(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
-
 static double
 ts_s(const struct timespec *ts)
 {
@@ -39,7 +28,6 @@ ts_s(const struct timespec *ts)
 int
 main(int argc, char **argv)
 {
-	struct sigaction sa;
 	struct timespec next, now;
 	long secs, kib, interval_ms, pages, n = 0, cap, over = 0;
 	double *lat, t_end;
@@ -61,10 +49,7 @@ main(int argc, char **argv)
 		return 1;
 	}
 	memset(mem, 1, (size_t)(pages * PAGE));
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
+	catch_stop("probe");
 
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	t_end = ts_s(&next) + (double)secs;

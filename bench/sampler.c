@@ -11,6 +11,7 @@
  * psi_some_us, psi_full_us (the "total" of /proc/pressure/memory), psi_some_avg10, pswpin,
  * pswpout, refault_anon, refault_file (workingset_refault_anon/_file), pgmajfault.
  */
+#include "common.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -20,15 +21,6 @@
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
-
-static volatile sig_atomic_t stop;
-
-static void
-on_signal(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
 
 static char buf[65536];
 
@@ -62,7 +54,6 @@ field(const char *text, const char *key)
 int
 main(int argc, char **argv)
 {
-	struct sigaction sa;
 	struct timespec next;
 	long interval_ms;
 
@@ -70,10 +61,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "usage: sampler INTERVAL_MS (10 or more)\n");
 		return 1;
 	}
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
+	catch_stop("sampler");
 	if (mlockall(MCL_CURRENT | MCL_FUTURE) != 0)
 		fprintf(stderr, "sampler: mlockall: %s (sampling anyway)\n", strerror(errno));
 	setvbuf(stdout, NULL, _IOLBF, 0);
