@@ -29,11 +29,14 @@
 #     PHASED_IDLE_PCT=60 PHASED_ROUNDS=3 PHASED_ACTIVE_PCT=60 PHASED_ACTIVE_S=10
 #     BENCH_TREE_MB (read tree, default 120% of BENCH_MEM_MB), BENCH_HOT_MB (45%), BENCH_COLD_MB (80%)
 #   cost test: BENCH_COST_MEM_MB=1024 COST_CROWDS="100 2000" COST_SECONDS=15 COST_INTERVAL_MS=100
+#              (COST_CROWDS= empty: no cost test)
 #   BENCH_RUN_TIMEOUT=180  seconds before one run is killed: recorded as a timeout, and its wall
 #                          time counts as a lower bound of the workload's time (at swappiness 0
 #                          the compile can thrash on file pages without end: Vine's stand-off)
 #   BENCH_OUT=build/bench  work directory (shares, data disk, raw results)
 #   BENCH_REPORT_ONLY=1    only regenerate the report from BENCH_OUT's raw results
+#   BENCH_REPORT_DIR=bench where RESULTS.md, results/ and plots/ go; the README headline is
+#                          rewritten only with the default (a try-out: BENCH_REPORT_DIR=$BENCH_OUT/report)
 #   BENCH_RESUME=1         go on with an interrupted run in BENCH_OUT (same settings): keeps its
 #                          results; name the workloads still to do in BENCH_WORKLOADS
 set -euo pipefail
@@ -46,6 +49,7 @@ cd -- "$top"
 BIN=${BIN:-build/autoswappiness}
 BUILD_DIR=${BUILD_DIR:-build}
 out=${BENCH_OUT:-build/bench}
+report_dir=${BENCH_REPORT_DIR:-bench}
 
 quick=${BENCH_QUICK:-0}
 resume=${BENCH_RESUME:-0}
@@ -66,13 +70,14 @@ tree_mb=${BENCH_TREE_MB:-$((mem_mb * 120 / 100))}
 hot_mb=${BENCH_HOT_MB:-$((mem_mb * 45 / 100))}
 cold_mb=${BENCH_COLD_MB:-$((mem_mb * 80 / 100))}
 cost_mem_mb=${BENCH_COST_MEM_MB:-1024}
-cost_crowds=${COST_CROWDS:-100 2000}
+cost_crowds=${COST_CROWDS-100 2000}
 cost_seconds=${COST_SECONDS:-$([[ $quick == 1 ]] && echo 10 || echo 15)}
 cost_interval=${COST_INTERVAL_MS:-100}
 
 report() {
 	command -v gnuplot >/dev/null || die "gnuplot not found: apt-get install gnuplot-nox"
-	python3 bench/report.py "$out/results" bench
+	mkdir -p "$report_dir" || die "cannot create $report_dir"
+	python3 bench/report.py "$out/results" "$report_dir"
 }
 if [[ ${BENCH_REPORT_ONLY:-0} == 1 ]]; then
 	report
@@ -272,7 +277,7 @@ if [[ -n ${daemon_settings# } && -n $cost_crowds && ! ( $resume == 1 && -s $resu
 	boot "$share" "$cost_mem_mb" 1800 || failed+=" cost"
 	cp -r "$share/out/." "$results/" 2>/dev/null || true
 	write_host_info
-	report || say "report failed (continuing)"
+	[[ ! -s $results/all-runs.csv ]] || report || say "report failed (continuing)"
 fi
 for wl in $workloads; do
 	[[ -f bench/wl-$wl.sh ]] || die "unknown workload '$wl' (no bench/wl-$wl.sh)"
