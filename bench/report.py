@@ -181,6 +181,8 @@ def main():
             shutil.copy(os.path.join(rdir, src), os.path.join(bdir, "results", dst))
 
     md = []
+    head = {}  # workload -> (stats per setting, best static, lower_is_better) of its headline metric
+    phased_worse = {}  # setting -> worse-phase slowdown on the phased workload
     summary_rows = []
     headline = []
     losses = []
@@ -194,6 +196,8 @@ def main():
                 continue
             best = min(have, key=lambda s: st[s].med) if lower else max(have, key=lambda s: st[s].med)
             ref = st.get("60") if "60" in have else None
+            if mi == 0:
+                head[wl] = (st, best, lower)
             md.append(f"**{mlabel}** ({unit}, {'lower' if lower else 'higher'} is better; best static: {best})\n")
             md.append("| setting | n | median | min-max | / static 60 | / best static | vs best static |")
             md.append("| --- | --- | --- | --- | --- | --- | --- |")
@@ -293,6 +297,7 @@ plot "{dat}" using 1:3:6:xtic(2) with boxes lc variable, "" using 1:3:4:5 with y
                 f1 = p1[s].med / p1[b1].med
                 f2 = p2[b2].med / p2[s].med
                 rows_b.append((max(f1, f2), s, f1, f2))
+                phased_worse[s] = max(f1, f2)
             for worst, s, f1, f2 in sorted(rows_b):
                 both_md.append(f"| {label[s]} | {fmt(f1)} | {fmt(f2)} | {fmt(worst)} |")
             both_md.append("")
@@ -306,6 +311,63 @@ plot "{dat}" using 1:3:6:xtic(2) with boxes lc variable, "" using 1:3:4:5 with y
                                 + " |")
                 md.append("### 5b. phased: both phases at once\n")
                 md.extend(both_md)
+
+    # Issue 5's targets for the default policy, and the choice of the default: every setting's
+    # slowdown against the best static value of each workload (headline metric; phased: the
+    # worse phase), from the medians. A throughput counts as its inverse, so > 1 is worse.
+    slow = {}
+    for wl, (st, best, lower) in head.items():
+        if wl == "phased":
+            continue
+        for s in settings:
+            if st[s].n and st[best].med and st[s].med:
+                slow[(s, wl)] = st[s].med / st[best].med if lower else st[best].med / st[s].med
+    ph_statics = [v for s, v in phased_worse.items() if is_static(s)]
+    if ph_statics:
+        for s, v in phased_worse.items():
+            slow[(s, "phased")] = v / min(ph_statics)
+    t_wls = [wl for wl in workloads if any((s, wl) in slow for s in settings)]
+    geo = {}
+    for s in settings:
+        v = [slow[(s, wl)] for wl in t_wls if (s, wl) in slow]
+        if len(v) == len(t_wls) and v:
+            geo[s] = statistics.geometric_mean(v)
+    targets_md = []
+    default_choice = min((p for p in policies if p in geo), key=lambda p: geo[p], default=None)
+    if t_wls and geo:
+        targets_md.append("Each setting's median against the best static value of the same workload and run "
+                          "(headline metric; phased: the worse phase of 5b; a throughput counts as its inverse), "
+                          "so 1 is the best static value and 1.10 is 10% worse. The default policy is the daemon "
+                          "policy with the lowest geometric mean over the workloads.\n")
+        targets_md.append("| setting | " + " | ".join(t_wls) + " | geometric mean | worst |")
+        targets_md.append("| --- |" + " --- |" * (len(t_wls) + 2))
+        for s in sorted(geo, key=lambda s: geo[s]):
+            targets_md.append(f"| {label[s]}{' (default)' if s == default_choice else ''} | "
+                              + " | ".join(fmt(slow[(s, wl)]) for wl in t_wls)
+                              + f" | {fmt(geo[s])} | {fmt(max(slow[(s, wl)] for wl in t_wls))} |")
+        targets_md.append("")
+        for p in policies:
+            if p not in geo:
+                continue
+            miss3 = [f"{wl} {fmt(slow[(p, wl)])}" for wl in t_wls if slow[(p, wl)] > 1.03]
+            not60 = [wl for wl in t_wls if ("60", wl) in slow and slow[("60", wl)] > 1.0]
+            miss20 = [f"{wl} ({fmt(slow[(p, wl)] / slow[('60', wl)])} of static 60's; the best static is "
+                      f"{fmt(1 / slow[('60', wl)])} of it)"
+                      for wl in not60 if slow[(p, wl)] > 0.8 * slow[("60", wl)]]
+            ph = ""
+            if "phased" in t_wls:
+                beaten = [s for s in statics if (s, "phased") in slow and slow[(s, "phased")] <= slow[(p, "phased")]]
+                ph = ("better than every static value" if not beaten else
+                      f"missed: not better than static {', '.join(beaten)} "
+                      f"({fmt(slow[(p, 'phased')])} against {fmt(min(slow[(s, 'phased')] for s in beaten))})")
+            targets_md.append(f"- daemon {p}{' (the default)' if p == default_choice else ''}: within 3% of the best "
+                              f"static value everywhere: {'met' if not miss3 else 'missed on ' + ', '.join(miss3)}; "
+                              f"at least 20% better than static 60 where 60 is not the best ({', '.join(not60) or 'nowhere'}): "
+                              f"{'met' if not miss20 else 'missed on ' + '; '.join(miss20)}"
+                              + (f"; phased: {ph}" if ph else "") + ".")
+        targets_md.append("")
+    with open(os.path.join(bdir, "results", "default-policy.txt"), "w") as f:
+        f.write(f"{default_choice or ''}\n")
 
     # Time series: the daemon's chosen value with free memory, free swap and PSI, first repetition.
     ts_md = []
@@ -505,6 +567,8 @@ unset multiplot
     out.append("Where a daemon policy loses to the best static value (median worse):\n")
     out.extend([f"- {x}" for x in losses] or ["- nowhere."])
     out.append("")
+    out.append("## Targets for the default policy (issue 5)\n")
+    out.extend(targets_md or ["(not enough workloads measured to choose)\n"])
     out.append("## Results per workload\n")
     out.extend(md)
     out.append("## Signals per phase (phased workload)\n")
