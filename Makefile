@@ -38,7 +38,7 @@ BIN       := $(BUILD)/autoswappiness
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
 
 .PHONY: all deps run check check-unit check-integration check-man check-systemd check-vm \
-	check-sanitize check-valgrind install uninstall clean format
+	check-sanitize check-valgrind check-bench-report install uninstall clean format
 
 all: $(BIN)
 
@@ -74,6 +74,10 @@ check-man:
 check-systemd:
 	tests/unit-security.sh
 
+# bench/report.py on synthetic results (the benchmark itself is `make bench`).
+check-bench-report:
+	tests/bench-report.sh
+
 check-vm: $(BIN)
 	BUILD_DIR=$(BUILD) tests/vm/e2e.sh
 
@@ -84,7 +88,8 @@ check-valgrind: $(UNIT_TESTS) $(BIN)
 	VALGRIND=1 BIN=$(BIN) tests/valgrind.sh $(UNIT_TESTS)
 
 # Everything that can run here; the VM test fails loudly without qemu.
-check: deps all check-unit check-integration check-man check-systemd check-sanitize check-valgrind check-fuzz check-vm
+check: deps all check-unit check-integration check-man check-systemd check-bench-report check-sanitize check-valgrind \
+	check-fuzz check-vm
 
 include fuzz/fuzz.mk
 

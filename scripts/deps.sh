@@ -5,7 +5,7 @@ set -eu
 
 PACKAGES="make gcc libc6-dev pkg-config libproc2-dev libinih-dev libsystemd-dev systemd
 libcmocka-dev mandoc valgrind util-linux mount clang libclang-rt-dev python3 python3-prometheus-client
-qemu-system-x86 qemu-utils debootstrap e2fsprogs"
+qemu-system-x86 qemu-utils debootstrap e2fsprogs gnuplot-nox"
 
 missing=""
 for p in $PACKAGES; do
