@@ -123,5 +123,5 @@ clean:
 # Benchmarks in the VM (issue 4), not part of `make check`: about 100 minutes under TCG
 # (BENCH_QUICK=1: a short try-out). Knobs: see bench/run.sh. Writes bench/RESULTS.md.
 .PHONY: bench
-bench: $(BIN)
+bench: deps $(BIN)
 	BIN=$(BIN) BUILD_DIR=$(BUILD) bench/run.sh

@@ -115,6 +115,9 @@ check "a bar chart per workload metric is a PNG" \
 check "the README headline is rewritten between the markers" \
 	bash -c "grep -q '^| phased | worse phase' '$tmp/a/README.md' && ! grep -q 'OLD HEADLINE' '$tmp/a/README.md' && head -n 1 '$tmp/a/README.md' | grep -qx intro && tail -n 1 '$tmp/a/README.md' | grep -qx after"
 
+check "the README names the default this run chose, with its targets" \
+	bash -c "grep -q '^Default policy chosen by this run: \*\*adaptive\*\*, ' '$tmp/a/README.md' && grep -q '^- daemon adaptive (the default): within 3%' '$tmp/a/README.md'"
+
 # --- the same with ck ahead: the choice follows the numbers ------------------
 mkdir -p "$tmp/c/bench"
 gen "$tmp/c/raw" ck 1
