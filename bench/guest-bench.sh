@@ -141,19 +141,19 @@ run_one() { # SETTING REP WARMUP
 	t0=$(now)
 	setsid choom -n 0 -- bash "$SHARE/wl/wl-$WORKLOAD.sh" >"$OUT/logs/$tag.log" 2>&1 </dev/null &
 	pid=$!
-	(sleep "$RUN_TIMEOUT" && kill -TERM -- "-$pid" && sleep 10 && kill -KILL -- "-$pid") 2>/dev/null &
+	# The watchdog leaves a flag before it kills: once it has sent SIGTERM it is still
+	# alive (waiting to send SIGKILL), so being alive does not mean no timeout.
+	rm -f /run/bench-timeout
+	(sleep "$RUN_TIMEOUT" && : >/run/bench-timeout && kill -TERM -- "-$pid" && sleep 10 && kill -KILL -- "-$pid") 2>/dev/null &
 	wd=$!
 	wait "$pid"
 	rc=$?
 	t1=$(now)
 	c1=$(counters)
-	if kill -0 "$wd" 2>/dev/null; then
-		pkill -P "$wd" 2>/dev/null
-		kill "$wd" 2>/dev/null
-	else
-		note+=" timeout"
-	fi
+	pkill -P "$wd" 2>/dev/null
+	kill "$wd" 2>/dev/null
 	wait "$wd" 2>/dev/null
+	[[ ! -e /run/bench-timeout ]] || note+=" timeout"
 	kill -KILL -- "-$pid" 2>/dev/null
 	knob_end=$(cat "$KNOB")
 	if ! is_static "$setting"; then

@@ -150,8 +150,12 @@ def main():
     bad = [r for r in runs if r["rc"] != "0" or r["note"].strip()]
     ok_runs = {(r["workload"], r["setting"], r["rep"]) for r in runs if r["rc"] == "0"}
 
+    # Killed at the time limit: noted so by the guest, or (runs before the guest noted it
+    # reliably) killed by a signal after the limit.
+    run_timeout = fnum(host.get("run_timeout_s")) or 180.0
     timed_out = {(r["workload"], r["setting"], r["rep"]): float(r["wall_s"]) for r in runs
-                 if "timeout" in r["note"] and fnum(r["wall_s"]) is not None}
+                 if fnum(r["wall_s"]) is not None
+                 and ("timeout" in r["note"] or (r["rc"] in ("137", "143") and float(r["wall_s"]) >= run_timeout))}
 
     def values(wl, setting, metric):
         v = [float(m["value"]) for m in metrics
