@@ -616,10 +616,13 @@ unset multiplot
                "otherwise the table says \"same\". Timings are under TCG emulation: compare settings with each "
                "other, not with native machines.\n")
     if bad:
-        out.append("Runs with a problem (excluded from the figures when the exit code is not 0):\n")
+        out.append("Runs with a problem (a run that exited non-zero gives no figures, but one killed at the time limit counts its wall time as a lower bound):\n")
         for r in bad:
+            killed = (r["workload"], r["setting"], r["rep"]) in timed_out
             out.append(f"- {r['workload']} {label.get(r['setting'], r['setting'])} rep {r['rep']}: rc {r['rc']}"
-                       f"{', ' + r['note'] if r['note'].strip() else ''}")
+                       f"{', ' + r['note'] if r['note'].strip() else ''}"
+                       + (f"; killed at the time limit after {fmt(float(r['wall_s']))} s: its wall time counts as a "
+                          "lower bound of the time metrics" if killed else ""))
         out.append("")
     out.append("## Headline\n")
     out.append("| workload | metric | best static | statics, best first (medians) | daemon policies (medians) |")
