@@ -22,12 +22,14 @@
 #   - THE ADAPTIVE POLICY of autoswappiness(8) gives every POLICY_ADAPTIVE_
 #     constant of include/policy.h with its value, and no other;
 #   - METRICS of autoswappiness(8) lists exactly the metrics, with their types,
-#     that src/status.c writes.
+#     that src/status.c writes;
+#   - the default policy is the one the committed `make bench` run chose
+#     (bench/results/default-policy.txt, written by bench/report.py).
 #
 # Run from anywhere; paths are relative to the repository root. The binary is
 # $BIN, else build/autoswappiness built with `make -s`; the defaults helper is
 # built with $CC (cc). MAN8, MAN5, CONF, CONFIG_C, CONFIG_H, JOURNAL_H,
-# JOURNAL_C, DAEMON_C, POLICY_H and STATUS_C name other files, to show that each
+# JOURNAL_C, DAEMON_C, POLICY_H, STATUS_C and BENCH_CHOICE name other files, to show that each
 # check can fail.
 #
 # Conventions it relies on: in the conf file a key line is `#key = value` or
@@ -65,6 +67,7 @@ JOURNAL_C=$(abs "${JOURNAL_C:-$root/src/journal.c}")
 DAEMON_C=$(abs "${DAEMON_C:-$root/src/daemon.c}")
 POLICY_H=$(abs "${POLICY_H:-$root/include/policy.h}")
 STATUS_C=$(abs "${STATUS_C:-$root/src/status.c}")
+BENCH_CHOICE=$(abs "${BENCH_CHOICE:-$root/bench/results/default-policy.txt}")
 cd "$root"
 
 die() {
@@ -483,6 +486,20 @@ elif diff=$(diff "$tmp/metrics-code" "$tmp/metrics-page"); then
 else
 	not_ok "metrics of ${MAN8#"$root"/} differ from ${STATUS_C#"$root"/} (< code only, > page only)" \
 		"$(grep '^[<>]' <<<"$diff")"
+fi
+
+# (l) the default policy is the one the committed benchmark chose (issue 5):
+# bench/report.py writes its choice to bench/results/default-policy.txt, and
+# the Default: of policy.name (checked against the code by (e)) must name it.
+choice=$(cat "$BENCH_CHOICE" 2>/dev/null) || choice=""
+page_policy=$(sed -n 's/^policy\.name=//p' "$tmp/page-kv")
+if [[ -z $choice ]]; then
+	not_ok "${BENCH_CHOICE#"$root"/} names the default policy" "empty or unreadable: run make bench, or restore it"
+elif [[ $choice == "$page_policy" ]]; then
+	ok "the default policy, $page_policy, is the one ${BENCH_CHOICE#"$root"/} chose"
+else
+	not_ok "the default policy of ${MAN5#"$root"/} is not the one the benchmark chose" \
+		"page and code: '$page_policy'; ${BENCH_CHOICE#"$root"/}: '$choice' (see bench/RESULTS.md)"
 fi
 
 echo "$passed passed, $failed failed"
