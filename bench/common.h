@@ -1,6 +1,6 @@
 /* What the small benchmark programs share: the page size they touch memory by,
- * a stop flag set by SIGTERM/SIGINT, a monotonic clock in seconds, a checked
- * numeric argument, and a comparison for qsort of doubles. Header-only: each
+ * a stop flag set by SIGTERM/SIGINT, timespec arithmetic and a monotonic clock
+ * in seconds, a checked numeric argument, and a comparison for qsort of doubles. Header-only: each
  * program is built alone with `cc -static bench/NAME.c`. */
 #ifndef AUTOSWAPPINESS_BENCH_COMMON_H
 #define AUTOSWAPPINESS_BENCH_COMMON_H
@@ -43,12 +43,30 @@ catch_stop(const char *prog)
 }
 
 static inline double
+ts_s(const struct timespec *ts)
+{
+	return (double)ts->tv_sec + (double)ts->tv_nsec / 1e9;
+}
+
+/* Moves *ts ms milliseconds on: the next wake-up of a periodic loop. */
+static inline void
+ts_add_ms(struct timespec *ts, long ms)
+{
+	ts->tv_sec += ms / 1000;
+	ts->tv_nsec += (ms % 1000) * 1000000L;
+	if (ts->tv_nsec >= 1000000000L) {
+		ts->tv_nsec -= 1000000000L;
+		ts->tv_sec++;
+	}
+}
+
+static inline double
 now_s(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	return ts_s(&ts);
 }
 
 /* Parses argument s (called name in messages) as a whole number in min..max,

@@ -19,12 +19,6 @@
 #include <string.h>
 #include <time.h>
 
-static double
-ts_s(const struct timespec *ts)
-{
-	return (double)ts->tv_sec + (double)ts->tv_nsec / 1e9;
-}
-
 int
 main(int argc, char **argv)
 {
@@ -54,11 +48,7 @@ main(int argc, char **argv)
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	t_end = ts_s(&next) + (double)secs;
 	while (!stop && n < cap) {
-		next.tv_nsec += interval_ms * 1000000L;
-		while (next.tv_nsec >= 1000000000L) {
-			next.tv_nsec -= 1000000000L;
-			next.tv_sec++;
-		}
+		ts_add_ms(&next, interval_ms);
 		if (ts_s(&next) > t_end)
 			break;
 		if (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL) == EINTR && stop)

@@ -24,18 +24,33 @@
 
 static char buf[65536];
 
+/* The file's text, or "" (its columns then read -1) after one message per
+ * failing path: a sampler that stops would leave a hole in the time series. */
 static const char *
 slurp(const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
+	static const char *failed[4];
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err = 0;
+	ssize_t n = -1;
 
-	buf[0] = '\0';
-	if (fd < 0)
-		return buf;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
+	if (fd < 0) {
+		err = errno;
+	} else {
+		n = read(fd, buf, sizeof(buf) - 1);
+		err = n < 0 ? errno : 0;
+		close(fd);
+	}
 	buf[n > 0 ? n : 0] = '\0';
+	if (err) {
+		size_t i = 0;
+
+		while (i < 4 && failed[i] && failed[i] != path)
+			i++;
+		if (i < 4 && !failed[i]) {
+			failed[i] = path;
+			fprintf(stderr, "sampler: cannot read '%s': %s (its columns read -1)\n", path, strerror(err));
+		}
+	}
 	return buf;
 }
 
@@ -57,10 +72,11 @@ main(int argc, char **argv)
 	struct timespec next;
 	long interval_ms;
 
-	if (argc != 2 || (interval_ms = strtol(argv[1], NULL, 10)) < 10) {
-		fprintf(stderr, "usage: sampler INTERVAL_MS (10 or more)\n");
+	if (argc != 2) {
+		fprintf(stderr, "usage: sampler INTERVAL_MS\n");
 		return 1;
 	}
+	interval_ms = arg_range("sampler", argv[1], "INTERVAL_MS", 10, 3600000);
 	catch_stop("sampler");
 	if (mlockall(MCL_CURRENT | MCL_FUTURE) != 0)
 		fprintf(stderr, "sampler: mlockall: %s (sampling anyway)\n", strerror(errno));
@@ -75,7 +91,8 @@ main(int argc, char **argv)
 		const char *t, *s;
 
 		clock_gettime(CLOCK_BOOTTIME, &bt);
-		swappiness = strtoll(slurp("/proc/sys/vm/swappiness"), NULL, 10);
+		t = slurp("/proc/sys/vm/swappiness");
+		swappiness = *t ? strtoll(t, NULL, 10) : -1;
 		t = slurp("/proc/meminfo");
 		mf = field(t, "MemFree:");
 		ma = field(t, "MemAvailable:");
@@ -100,11 +117,7 @@ main(int argc, char **argv)
 		printf("%.2f,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%.2f,%lld,%lld,%lld,%lld,%lld\n",
 		       (double)bt.tv_sec + (double)bt.tv_nsec / 1e9, swappiness, mf, ma, ca, aa + ia, sf, st, ps, pf,
 		       avg10, in, out, ra, rf, mj);
-		next.tv_nsec += interval_ms * 1000000L;
-		while (next.tv_nsec >= 1000000000L) {
-			next.tv_nsec -= 1000000000L;
-			next.tv_sec++;
-		}
+		ts_add_ms(&next, interval_ms);
 		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
 	}
 	return 0;
