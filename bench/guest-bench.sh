@@ -5,7 +5,7 @@
 #                  (each repetition starts one setting further along the list), after WARMUP
 #                  discarded runs; or
 #   MODE=cost:     measures the daemon's own CPU per poll and RSS with COST_CROWDS processes.
-# Between runs: daemon stopped, knob back to 60, swapoff/swapon, sync, drop caches, compact.
+# Between runs: daemon stopped, knob back to 60, swapoff/swapon, sync, drop caches, 1 s pause.
 # A numeric setting is a static vm.swappiness; a name is a daemon policy, started with systemctl
 # from the installed unit with /etc/autoswappiness.conf naming it.
 #
@@ -122,7 +122,6 @@ run_one() { # SETTING REP WARMUP
 	local setting=$1 rep=$2 warm=$3 tag t0 t1 rc c0 c1 note="" sampler pid wd knob_end writes=""
 	tag=$WORKLOAD-$setting-$rep
 	seq_no=$((seq_no + 1))
-	cycle0=$SECONDS
 	local u0
 	u0=$(now)
 	reset_machine

@@ -6,17 +6,17 @@
 #
 #   bench/run.sh                 (from anywhere; needs root, qemu, debootstrap, gnuplot, python3)
 #
-# Knobs (environment; `make bench BENCH_REPS=5` works too). Defaults give a full run of about
-# 100 minutes on 2 host cores under TCG; BENCH_QUICK=1 is a ~20 minute try-out (1 repetition,
-# statics 0 60 200, no warm-up, short cost test).
+# Knobs (environment; `make bench BENCH_REPS=5` works too). Defaults give a full run of 105
+# minutes on 2 host cores under TCG (measured); BENCH_QUICK=1 is a ~30 minute try-out (1
+# repetition, statics 0 60 200, no warm-up, short cost test).
 #   BENCH_WORKLOADS   phased responsiveness compile compile-stream dirtier (in this order)
 #   BENCH_STATICS     static values, default "0 10 60 100 200"
 #   BENCH_POLICIES    daemon policies, default "ck tendency adaptive"; a policy that
 #                     `autoswappiness -n` rejects (not implemented yet) is left out with a note
 #   BENCH_REPS=3 BENCH_WARMUP=1       repetitions per setting; discarded runs at the start of
 #                     each boot. Every run costs about 45 s under TCG here (10-15 s of it the
-#                     reset between runs), so 8 settings x 5 workloads x 3 repetitions is about
-#                     100 minutes; BENCH_REPS=5 (as issue 4 asks) is about 2.5 hours
+#                     reset between runs), so 8 settings x 5 workloads x 3 repetitions took
+#                     105 minutes; BENCH_REPS=5 (as issue 4 asks) is about 3 hours
 #   BENCH_MEM_MB=256  guest RAM;  BENCH_SWAP_MB=1024 swap disk;  BENCH_CPUS=2
 #   BENCH_DISK_MBPS=50  one throttle (MB/s, read+write) shared by the root, swap and data disks,
 #                       like the single slow disk of a small machine
@@ -86,17 +86,8 @@ fi
 
 # --- prerequisites ---------------------------------------------------------------------------
 [[ $EUID -eq 0 ]] || die "must run as root (the guest image is built with debootstrap)"
-missing=""
-for t in qemu-system-x86_64:qemu-system-x86 qemu-img:qemu-utils debootstrap:debootstrap \
-	mke2fs:e2fsprogs gnuplot:gnuplot-nox python3:python3 cc:gcc; do
-	command -v "${t%%:*}" >/dev/null || missing+=" ${t#*:}"
-done
-if [[ -n $missing ]]; then
-	say "installing$missing"
-	DEBIAN_FRONTEND=noninteractive apt-get update -qq
-	# shellcheck disable=SC2086
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing
-fi
+# qemu, debootstrap, gnuplot, the compiler: the project's one list of packages.
+scripts/deps.sh || die "scripts/deps.sh could not install what the benchmark needs"
 [[ -x $BIN ]] || die "$BIN not found: run make first"
 
 # Daemon policies: those that the binary accepts, so that a new one joins by its name alone.

@@ -38,7 +38,7 @@ if ((COMPILE_IDLE_MIB > 0)); then
 	echo "$line"
 fi
 sync
-grep_pid=
+stream_pid=
 if [[ ${COMPILE_STREAM:-0} == 1 ]]; then
 	tree_mb=$BENCH_TREE_MB
 	(
@@ -48,13 +48,13 @@ if [[ ${COMPILE_STREAM:-0} == 1 ]]; then
 		e=$(now)
 		awk -v s="$s" -v e="$e" -v mb="$tree_mb" 'BEGIN { printf "RESULT stream_s=%.2f stream_mbps=%.2f\n", e - s, mb / (e - s) }'
 	) &
-	grep_pid=$!
+	stream_pid=$!
 fi
 s=$(now)
 make -s -j "$COMPILE_JOBS" >/tmp/make.out 2>&1 || { cat /tmp/make.out; exit 1; }
 e=$(now)
 awk -v s="$s" -v e="$e" 'BEGIN { printf "RESULT build_s=%.2f\n", e - s }'
-[[ -z $grep_pid ]] || wait "$grep_pid"
+[[ -z $stream_pid ]] || wait "$stream_pid"
 [[ -z ${IDLE_PID:-} ]] || { kill -TERM "$IDLE_PID"; wait "$IDLE_PID" || true; }
 cd /
 rm -rf "$dir"
