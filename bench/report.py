@@ -305,14 +305,14 @@ plot "{dat}" using 1:3:6:xtic(2) with boxes lc variable, "" using 1:3:4:5 with y
             for worst, s, f1, f2 in sorted(rows_b):
                 both_md.append(f"| {label[s]} | {fmt(f1)} | {fmt(f2)} | {fmt(worst)} |")
             both_md.append("")
-            if rows_b:
-                w = min(rows_b)
+            st_rows = sorted(r for r in rows_b if is_static(r[1]))
+            if st_rows:
                 headline.append(f"| phased | worse phase, slowdown against each phase's best static | "
-                                f"{min((r for r in rows_b if is_static(r[1])), default=(0, 'n/a'))[1]} "
-                                f"({fmt(min((r for r in rows_b if is_static(r[1])), default=(0,))[0])}) | "
-                                + " < ".join(r[1] for r in sorted(rows_b) if is_static(r[1])) + " | "
+                                f"{st_rows[0][1]} ({fmt(st_rows[0][0])}) | "
+                                + " < ".join(r[1] for r in st_rows) + " | "
                                 + ", ".join(f"{r[1]} {fmt(r[0])}" for r in sorted(rows_b) if not is_static(r[1]))
                                 + " |")
+            if rows_b:
                 md.append("### 5b. phased: both phases at once\n")
                 md.extend(both_md)
 
@@ -351,18 +351,18 @@ plot "{dat}" using 1:3:6:xtic(2) with boxes lc variable, "" using 1:3:4:5 with y
                               + " | ".join(fmt(slow[(s, wl)]) for wl in t_wls)
                               + f" | {fmt(geo[s])} | {fmt(max(slow[(s, wl)] for wl in t_wls))} |")
         targets_md.append("")
+        def apart(p, wl):
+            # Whether a miss is real: the ranges of the headline metric do not overlap
+            # (phased compares medians of two phases, which have no one range).
+            if wl not in head or wl == "phased":
+                return ""
+            st, best, lower = head[wl]
+            return " (ranges apart)" if real_diff(st[p], st[best], lower) == "worse" else " (ranges overlap)"
+
         for p in policies:
             if p not in geo:
                 continue
-            def apart(wl):
-                # Whether the miss is real: the ranges of the headline metric do not overlap
-                # (phased compares medians of two phases, which have no one range).
-                if wl not in head or wl == "phased":
-                    return ""
-                st, best, lower = head[wl]
-                return " (ranges apart)" if real_diff(st[p], st[best], lower) == "worse" else " (ranges overlap)"
-
-            miss3 = [f"{wl} {fmt(slow[(p, wl)])}{apart(wl)}" for wl in t_wls if slow[(p, wl)] > 1.03]
+            miss3 = [f"{wl} {fmt(slow[(p, wl)])}{apart(p, wl)}" for wl in t_wls if slow[(p, wl)] > 1.03]
             not60 = [wl for wl in t_wls if ("60", wl) in slow and slow[("60", wl)] > 1.0]
             miss20 = [f"{wl} (at {fmt(slow[(p, wl)] / slow[('60', wl)])} of static 60; the best static value "
                       f"is at {fmt(1 / slow[('60', wl)])})"
