@@ -42,6 +42,9 @@ mkswap /dev/vdb >/dev/null && swapon /dev/vdb
 check "swap is on" grep -q '^/dev/vdb' /proc/swaps
 ORIG=$(knob)
 echo "original vm.swappiness: $ORIG"
+# The shipped config's policy (the benchmark picks the default): the daemon's own dry run names it.
+POLICY=$(/usr/local/sbin/autoswappiness --once --dry-run | sed -n 's/^policy=\([a-z]*\) .*/\1/p')
+check "a dry run names the shipped policy ('$POLICY')" grep -qxE 'ck|tendency|adaptive' <<<"$POLICY"
 
 step "1. systemctl enable --now"
 T0=$(date +%s)
@@ -49,7 +52,7 @@ systemctl daemon-reload
 check "enable --now succeeds" systemctl enable --now $UNIT
 check "is-active says active" active
 check "systemctl status shows the STATUS= line" wait_for 30 \
-	bash -c "systemctl status $UNIT --no-pager | grep -q 'Status: \"swappiness [0-9]* (ck: min(app'"
+	bash -c "systemctl status $UNIT --no-pager | grep -q 'Status: \"swappiness [0-9]* ($POLICY: '"
 systemctl status $UNIT --no-pager | sed -n '1,12p'
 IDLE=$(knob)
 echo "idle vm.swappiness chosen: $IDLE"
@@ -81,7 +84,7 @@ n=$(grep -c '"MESSAGE_ID":"5a0d6c3e9b7f4e21a8c4d2b1f0e9d8c7"' /tmp/j.json)
 check "decision records during pressure ($n)" test "$n" -ge 1
 check "decision records carry every field" bash -c "grep '\"MESSAGE_ID\":\"5a0d6c3e9b7f4e21a8c4d2b1f0e9d8c7\"' /tmp/j.json |
 	grep '\"SWAPPINESS\":' | grep '\"PREVIOUS\":' | grep '\"APP_CENTILE\":' | grep '\"SWAP_CENTILE\":' |
-	grep '\"MAPPED_RATIO\":' | grep '\"DISTRESS\":' | grep '\"SWAP_TENDENCY\":' | grep '\"POLICY\":\"ck\"' |
+	grep '\"MAPPED_RATIO\":' | grep '\"DISTRESS\":' | grep '\"SWAP_TENDENCY\":' | grep '\"POLICY\":\"$POLICY\"' |
 	grep -q '\"REASON\":'"
 check "the records belong to the unit" grep -q '"_SYSTEMD_UNIT":"autoswappiness.service"' /tmp/j.json
 journal_since "$T1" -o cat | tail -n 5
@@ -176,7 +179,7 @@ printf '# managed by ansible\n[limits]\nmax = 25\n[metrics]\ntextfile = /var/lib
 check "-n checks the merged result" /usr/local/sbin/autoswappiness -n
 systemctl start $UNIT
 check "the drop-in's max holds" wait_for 30 bash -c "[ \$(cat $KNOB) -le 25 ]"
-check "status works (as root)" bash -c "/usr/local/sbin/autoswappiness status | tee /tmp/status.out | grep -q '^  policy:      ck'"
+check "status works (as root)" bash -c "/usr/local/sbin/autoswappiness status | tee /tmp/status.out | grep -q '^  policy:      $POLICY'"
 cat /tmp/status.out
 check "status works for an unprivileged user" setpriv --reuid=65534 --regid=65534 --clear-groups \
 	/usr/local/sbin/autoswappiness status
@@ -191,6 +194,10 @@ check "stop removes the textfile" test ! -e $PROM
 step "9. severe thrashing for 60 s with hundreds of processes"
 rm -f /etc/autoswappiness.conf.d/50-fleet.conf
 sed -i 's/^max = 30$/#max = auto/' $CONF
+# Steps 9 and 10 test the loop (it keeps deciding, it reacts), not a policy, so they pin
+# ck: its value falls as applications fill RAM, so every spike shows as new values.
+# tendency may sit at max through a whole spike (distress added to it), with nothing to see.
+printf '[policy]\nname = ck\n' >/etc/autoswappiness.conf.d/50-ck.conf
 systemctl start $UNIT
 wait_for 30 active
 pid=$(main_pid)
