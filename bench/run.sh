@@ -6,8 +6,8 @@
 #
 #   bench/run.sh                 (from anywhere; needs root, qemu, debootstrap, gnuplot, python3)
 #
-# Knobs (environment; `make bench BENCH_REPS=3` works too). Defaults give a full run of about
-# 2.6 hours on 2 host cores under TCG (estimated from the 3-repetition run of 105 minutes);
+# Knobs (environment; `make bench BENCH_REPS=3` works too). Defaults give a full run of 156
+# minutes on 2 host cores under TCG (measured);
 # BENCH_QUICK=1 is a ~30 minute try-out (1 repetition, statics 0 60 200, no warm-up, short
 # cost test).
 #   BENCH_WORKLOADS   phased responsiveness compile compile-stream dirtier (in this order)
@@ -17,7 +17,7 @@
 #   BENCH_REPS=5 BENCH_WARMUP=1       repetitions per setting (issue 4 asks for at least 5);
 #                     discarded runs at the start of each boot. Every run costs about 40 s
 #                     under TCG here (about 7 s of it the reset between runs): 8 settings x 5
-#                     workloads x 3 repetitions took 105 minutes
+#                     workloads x 5 repetitions took 156 minutes
 #   BENCH_MEM_MB=256  guest RAM;  BENCH_SWAP_MB=1024 swap disk;  BENCH_CPUS=2
 #   BENCH_DISK_MBPS=50  one throttle (MB/s, read+write) shared by the root, swap and data disks,
 #                       like the single slow disk of a small machine

@@ -15,7 +15,7 @@ void
 config_defaults(struct config *ret)
 {
 	*ret = (struct config){
-		.policy = POLICY_CK,
+		.policy = POLICY_TENDENCY,
 		.min = 0,
 		.max = CONFIG_MAX_AUTO,
 		.step = 5,
