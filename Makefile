@@ -120,7 +120,7 @@ format:
 clean:
 	rm -rf build/autoswappiness build/*.o build/tests build/sanitize build/it
 
-# Benchmarks in the VM (issue 4), not part of `make check`: 105 minutes here under TCG
+# Benchmarks in the VM (issue 4), not part of `make check`: 156 minutes here under TCG
 # (BENCH_QUICK=1: a short try-out). Knobs: see bench/run.sh. Writes bench/RESULTS.md.
 .PHONY: bench
 bench: deps $(BIN)
