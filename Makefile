@@ -37,8 +37,8 @@ BIN       := $(BUILD)/autoswappiness
 
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
 
-.PHONY: all deps run check check-unit check-integration check-man check-systemd check-vm \
-	check-sanitize check-valgrind check-bench-report install uninstall clean format
+.PHONY: all deps run check check-unit check-integration check-docs check-systemd check-vm \
+	check-sanitize check-valgrind check-bench-report update-golden install uninstall clean format
 
 all: $(BIN)
 
@@ -55,7 +55,7 @@ $(BUILD) $(BUILD)/tests:
 	mkdir -p $@
 
 # Each unit test links the pure modules plus config_file.c (the ini reader),
-# which tests/unit/test_config_file.c needs; the rest ignore it.
+# which tests/unit/test_config.c needs; the rest ignore it.
 $(BUILD)/tests/%: tests/unit/%.c $(PURE_SRCS) src/config_file.c $(wildcard include/*.h) | $(BUILD)/tests
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -o $@ $< $(PURE_SRCS) src/config_file.c $(LDFLAGS) $(CMOCKA_LIBS) $(PKG_LIBS)
 
@@ -68,8 +68,14 @@ check-unit: $(UNIT_TESTS)
 check-integration: $(BIN)
 	BIN=$(BIN) tests/integration/run.sh
 
-check-man:
-	tests/man.sh
+# The man pages, README and shipped config against the code (tests/docs.sh).
+check-docs:
+	tests/docs.sh
+
+# Rewrites tests/data/config/*.expected from what the loader reports now.
+update-golden: $(BUILD)/tests/test_config
+	UPDATE_GOLDEN=1 $(BUILD)/tests/test_config
+	git diff --stat -- tests/data/config
 
 check-systemd:
 	tests/unit-security.sh
@@ -88,7 +94,7 @@ check-valgrind: $(UNIT_TESTS) $(BIN)
 	VALGRIND=1 BIN=$(BIN) tests/valgrind.sh $(UNIT_TESTS)
 
 # Everything that can run here; the VM test fails loudly without qemu.
-check: deps all check-unit check-integration check-man check-systemd check-bench-report check-sanitize check-valgrind \
+check: deps all check-unit check-integration check-docs check-systemd check-bench-report check-sanitize check-valgrind \
 	check-fuzz check-vm
 
 include fuzz/fuzz.mk

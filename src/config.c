@@ -6,11 +6,12 @@
 
 #include "parse.h"
 
-/* Defaults: ck is the faithful rule until the benchmarks pick another; max
- * follows the swap devices (policy_device_max); a step of 5 keeps the knob from
- * being rewritten for noise; a calm machine is polled every 5 s, one under
- * pressure every second, and a PSI trigger (200 ms of stall in 2 s) wakes the
- * daemon at once when pressure starts. */
+/* Defaults: tendency, the policy the latest benchmark chose
+ * (bench/results/default-policy.txt); max follows the swap devices
+ * (policy_device_max); a step of 5 keeps the knob from being rewritten for
+ * noise; a calm machine is polled every 5 s, one under pressure every second,
+ * and a PSI trigger (200 ms of stall in 2 s) wakes the daemon at once when
+ * pressure starts. */
 void
 config_defaults(struct config *ret)
 {

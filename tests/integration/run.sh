@@ -117,7 +117,7 @@ check "fake knob is mounted" test "$(cat /proc/sys/vm/swappiness)" = 60
 CONF=$WORK/conf
 mkdir -p "$CONF"
 # Every config that the expected values below depend on names its policy: the
-# shipped default is whichever the latest benchmark chose (tests/man.sh), and
+# shipped default is whichever the latest benchmark chose (tests/docs.sh), and
 # these figures are ck's.
 cat >"$CONF/fast.conf" <<CFG
 [policy]

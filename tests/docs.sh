@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Checks the man pages against the code (make check-man):
+# Checks the docs against the code (make check-docs): the man pages, the shipped
+# configuration and the README state what the binary and the sources do:
 #   - both pages lint clean with mandoc at warning level;
 #   - the SYNOPSIS of autoswappiness(8) is --help's usage lines, and its OPTIONS
 #     list exactly the options --help lists;
@@ -71,7 +72,7 @@ BENCH_CHOICE=$(abs "${BENCH_CHOICE:-$root/bench/results/default-policy.txt}")
 cd "$root"
 
 die() {
-	echo "man.sh: $*" >&2
+	echo "docs.sh: $*" >&2
 	exit 2
 }
 
@@ -350,7 +351,7 @@ while IFS=$'\t' read -r key rng; do
 		done
 		reject=(bogus) form=$rng
 	else
-		range_bad+="$key: Range: '$rng' is not one of the forms in the header of tests/man.sh"$'\n'
+		range_bad+="$key: Range: '$rng' is not one of the forms in the header of tests/docs.sh"$'\n'
 		continue
 	fi
 	for v in "${accept[@]}"; do
