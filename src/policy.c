@@ -158,6 +158,14 @@ adaptive_step(struct policy_state *state, int dir, int base)
 	return step < 1 ? 1 : step;
 }
 
+/* a > POLICY_ADAPTIVE_DOMINANCE * b, without the product wrapping around:
+ * the rates are 64-bit and may be anything a broken counter gives. */
+static bool
+dominates(uint64_t a, uint64_t b)
+{
+	return (unsigned __int128)a > (unsigned __int128)POLICY_ADAPTIVE_DOMINANCE * b;
+}
+
 static void
 adaptive(struct policy_state *state, struct policy_result *r)
 {
@@ -171,12 +179,12 @@ adaptive(struct policy_state *state, struct policy_result *r)
 	int base = POLICY_ADAPTIVE_STEP_BASE + r->distress / 4, step;
 	int to;
 
-	if (file >= POLICY_ADAPTIVE_ACTIVE_PPS && file > POLICY_ADAPTIVE_DOMINANCE * anon) {
+	if (file >= POLICY_ADAPTIVE_ACTIVE_PPS && dominates(file, anon)) {
 		step = adaptive_step(state, +1, base);
 		to = from + step;
 		snprintf(r->reason, sizeof(r->reason), "up %d: file refaults %llu/s, swap-ins %llu/s", step,
 			 (unsigned long long)file, (unsigned long long)anon);
-	} else if (anon >= POLICY_ADAPTIVE_ACTIVE_PPS && anon > POLICY_ADAPTIVE_DOMINANCE * file) {
+	} else if (anon >= POLICY_ADAPTIVE_ACTIVE_PPS && dominates(anon, file)) {
 		bool falling = state && state->last_dir == -1;
 
 		step = adaptive_step(state, -1, base);

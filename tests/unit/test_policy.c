@@ -476,6 +476,42 @@ test_adaptive_settles(void **state)
 	}
 }
 
+/* Rates near 2^64 (a counter that jumped, or garbage from a broken kernel):
+ * "one outnumbers the other twice" must not wrap around, which turned a
+ * balanced pair into a move. */
+static void
+test_adaptive_huge_rates(void **state)
+{
+	static const struct {
+		const char *name;
+		uint64_t file, swapin;
+		int target;
+		const char *reason_start;
+	} cases[] = {
+		/* 2 * swap-ins wraps to 2: file refaults looked dominant. */
+		{ "file near 2^64, swap-ins 2^63", UINT64_MAX - 1000, (UINT64_MAX >> 1) + 1, 70, "hold: " },
+		/* 2 * file wraps to 0: swap-ins looked dominant. */
+		{ "swap-ins near 2^64, file 2^63", (UINT64_MAX >> 1) + 1, UINT64_MAX - 3000, 70, "hold: " },
+		/* Dominance that is real still counts at the top of the range. */
+		{ "file near 2^64, swap-ins 2^62", UINT64_MAX - 1000, UINT64_MAX >> 2, 80, "up 10: " },
+		{ "swap-ins near 2^64, file 2^62", UINT64_MAX >> 2, UINT64_MAX - 3000, 60, "down 10: " },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct policy_state st = { .has_value = true, .value = 70 };
+		struct sample prev, cur;
+		struct policy_result r;
+
+		rates(&prev, &cur, cases[i].file, 0, cases[i].swapin, 1000);
+		assert_int_equal(policy_evaluate(POLICY_ADAPTIVE, &st, &prev, &cur, &r), 0);
+		if (r.target != cases[i].target ||
+		    strncmp(r.reason, cases[i].reason_start, strlen(cases[i].reason_start)) != 0)
+			fail_msg("%s: target %d '%s', want %d '%s...'", cases[i].name, r.target, r.reason,
+				 cases[i].target, cases[i].reason_start);
+	}
+}
+
 static void
 test_device_max(void **state)
 {
@@ -507,7 +543,7 @@ main(void)
 		cmocka_unit_test(test_pct),	    cmocka_unit_test(test_adaptive_table),
 		cmocka_unit_test(test_adaptive_distress_speeds_up), cmocka_unit_test(test_adaptive_rates_without_history),
 		cmocka_unit_test(test_adaptive_settles), cmocka_unit_test(test_device_max),
-		cmocka_unit_test(test_adaptive_falls_fast),
+		cmocka_unit_test(test_adaptive_falls_fast), cmocka_unit_test(test_adaptive_huge_rates),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
