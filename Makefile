@@ -54,10 +54,12 @@ $(BIN): $(OBJS)
 $(BUILD) $(BUILD)/tests:
 	mkdir -p $@
 
-# Each unit test links the pure modules plus config_file.c (the ini reader),
-# which tests/unit/test_config.c needs; the rest ignore it.
-$(BUILD)/tests/%: tests/unit/%.c $(PURE_SRCS) src/config_file.c $(wildcard include/*.h) | $(BUILD)/tests
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -o $@ $< $(PURE_SRCS) src/config_file.c $(LDFLAGS) $(CMOCKA_LIBS) $(PKG_LIBS)
+# Each unit test links the pure modules plus config_file.c (the ini reader)
+# and fileio.c, which tests/unit/test_config.c and test_fileio.c need; the
+# rest ignore them.
+UNIT_IO_SRCS := src/config_file.c src/fileio.c
+$(BUILD)/tests/%: tests/unit/%.c $(PURE_SRCS) $(UNIT_IO_SRCS) $(wildcard include/*.h) | $(BUILD)/tests
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -o $@ $< $(PURE_SRCS) $(UNIT_IO_SRCS) $(LDFLAGS) $(CMOCKA_LIBS) $(PKG_LIBS)
 
 run: deps $(BIN)
 	$(BIN) --foreground -c conf/autoswappiness.conf $(ARGS)

@@ -12,14 +12,15 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "kpath.h"
 
-/* /proc/vmstat is about 5 KiB on 6.x kernels; the refault counters we parse sit
- * in its first half. */
-#define VMSTAT_BUF_BYTES 16384
+/* /proc/vmstat is 4-6 KiB on 6.x kernels and /proc/swaps about 60 bytes a
+ * swap area (more with long swap file paths). Both are read whole into buffers
+ * that grow; beyond this they are no longer files from the kernel. */
+#define PROC_FILE_MAX_BYTES (1024 * 1024)
+/* Two lines of about 90 bytes each (Documentation/accounting/psi.rst). */
 #define PSI_BUF_BYTES 256
-/* About 60 bytes a device: room for dozens. */
-#define SWAPS_BUF_BYTES 4096
 
 static enum meminfo_item meminfo_items[] = {
 	MEMINFO_MEM_TOTAL, MEMINFO_MEM_FREE,   MEMINFO_MEM_BUFFERS, MEMINFO_MEM_CACHED,
@@ -45,9 +46,9 @@ struct sampler {
 	int zswap_fd;
 	struct sample_errors err;
 	unsigned missing;
-	char vmstat_buf[VMSTAT_BUF_BYTES];
+	struct fileio_buf vmstat_buf;
 	char psi_buf[PSI_BUF_BYTES];
-	char swaps_buf[SWAPS_BUF_BYTES];
+	struct fileio_buf swaps_buf;
 };
 
 int
@@ -106,20 +107,36 @@ sampler_free(struct sampler *s)
 		close(s->swaps_fd);
 	if (s->zswap_fd >= 0)
 		close(s->zswap_fd);
+	fileio_buf_free(&s->vmstat_buf);
+	fileio_buf_free(&s->swaps_buf);
 	free(s);
 }
 
-/* Reads a whole small /proc file at offset 0 into buf, NUL-terminated.
- * Returns the length or a negative errno (-EFBIG when it does not fit). */
+/* Reads a whole small /proc file at offset 0 into buf, NUL-terminated, until
+ * end of file. Returns the length or a negative errno (-EFBIG when it does not
+ * fit). */
 static ssize_t
 read_at0(int fd, char *buf, size_t size)
 {
-	ssize_t n = pread(fd, buf, size - 1, 0);
+	size_t len = 0;
 
-	if (n < 0)
-		return -errno;
-	buf[n] = '\0';
-	return n;
+	for (;;) {
+		char extra;
+		ssize_t n = len < size - 1 ? pread(fd, buf + len, size - 1 - len, (off_t)len)
+					   : pread(fd, &extra, 1, (off_t)len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			break;
+		if (len == size - 1)
+			return -EFBIG;
+		len += (size_t)n;
+	}
+	buf[len] = '\0';
+	return (ssize_t)len;
 }
 
 static void
@@ -151,12 +168,12 @@ read_refaults(struct sampler *s, struct sample *out)
 
 	if (s->vmstat_fd < 0)
 		return;
-	n = read_at0(s->vmstat_fd, s->vmstat_buf, sizeof(s->vmstat_buf));
+	n = fileio_pread_all(s->vmstat_fd, &s->vmstat_buf, PROC_FILE_MAX_BYTES);
 	if (n < 0) {
 		s->err.refaults = (int)-n;
 		return;
 	}
-	if (parse_keyed_u64(s->vmstat_buf, (size_t)n, refault_keys, 2, v) != 3) {
+	if (parse_keyed_u64(s->vmstat_buf.data, (size_t)n, refault_keys, 2, v) != 3) {
 		s->err.refaults = ENOENT;
 		return;
 	}
@@ -195,10 +212,12 @@ read_swaps(struct sampler *s, struct sample *out)
 	ssize_t n;
 
 	if (s->swaps_fd >= 0) {
-		n = read_at0(s->swaps_fd, s->swaps_buf, sizeof(s->swaps_buf));
+		/* Whole, whatever its length: cut short, the areas past the cut
+		 * would not count (and a cut line makes it unparsable). */
+		n = fileio_pread_all(s->swaps_fd, &s->swaps_buf, PROC_FILE_MAX_BYTES);
 		if (n < 0)
 			s->err.swaps = (int)-n;
-		else if (parse_swaps(s->swaps_buf, (size_t)n, &out->swaps) < 0)
+		else if (parse_swaps(s->swaps_buf.data, (size_t)n, &out->swaps) < 0)
 			s->err.swaps = EINVAL;
 		else {
 			s->err.swaps = 0;

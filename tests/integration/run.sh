@@ -662,5 +662,6 @@ stop_daemon TERM || true
 mount -o remount,bind,rw /proc/sys/vm/swappiness
 check "knob untouched under EROFS" knob_is 60
 
+source "$TOP/tests/integration/harden-files.sh"
 echo "integration: $pass passed, $fail failed"
 [ "$fail" = 0 ]
