@@ -1,5 +1,5 @@
-/* Small files written whole and atomically (state under /run, metrics), and
- * files read whole (growing /proc files). */
+/* Files written whole and atomically (state under /run, metrics), and files
+ * read whole (state, records, growing /proc files). */
 #ifndef AUTOSWAPPINESS_FILEIO_H
 #define AUTOSWAPPINESS_FILEIO_H
 
@@ -7,17 +7,31 @@
 #include <sys/types.h>
 
 /*
- * Writes buf to path through a temporary file in the same directory and
- * rename(2), so that a reader sees the old content or the new, never a part.
- * Returns 0 or a negative errno.
+ * Writes buf to path with the given mode, so that a reader sees the old
+ * content or the new, never a part. Everything goes through a descriptor of
+ * path's directory, opened with O_NOFOLLOW: a directory that is itself a
+ * symlink is refused (-ENOTDIR; symlinks higher up the path are followed). In it
+ * a temporary file ".NAME.XXXXXXXXXXXXXXXX.tmp" with a random suffix is created
+ * with O_EXCL and O_NOFOLLOW (another name is tried when one exists, whatever
+ * it is), written, and renamed over NAME; a symlink, FIFO or file at NAME is
+ * replaced, never opened or followed. The directory may belong to another user.
+ * Returns 0 or a negative errno (-EISDIR when NAME is a directory); on failure
+ * no temporary file is left.
  */
 int fileio_write_atomic(const char *path, const char *buf, size_t len, mode_t mode);
 
 /*
- * Reads at most len - 1 bytes of path into buf and NUL-terminates it.
+ * Reads at most len - 1 bytes of path into buf and NUL-terminates it. The
+ * last component of path must not be a symlink (-ELOOP) and must be a regular
+ * file (-EISDIR for a directory, -EBADFD for anything else); a FIFO or device
+ * is never read, so this never blocks on a file someone else planted.
  * Returns the length, -EFBIG when the file is larger, or a negative errno.
  */
 ssize_t fileio_read(const char *path, char *buf, size_t len);
+
+/* What a negative errno from these functions means, for messages: -EBADFD is
+ * "not a regular file", the rest strerror(). */
+const char *fileio_strerror(int r);
 
 /* A buffer that grows with the file it holds; zero-initialise it. */
 struct fileio_buf {

@@ -3,71 +3,188 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
+/* A name someone planted is skipped; this many in a row means someone is
+ * guessing our names, or the directory is full of them. */
+#define TEMP_NAME_TRIES 16
 /* The first allocation of a fileio_buf: a page, what one read of /proc gives. */
 #define FILEIO_BUF_MIN_BYTES 4096
+
+/* 64 bits for a temporary name. Unpredictable when the kernel can give it
+ * without blocking (getrandom may block early at boot, when the daemon
+ * starts); otherwise merely unlikely to repeat: O_EXCL makes a collision
+ * harmless either way, the randomness only spares retries. */
+static uint64_t
+temp_suffix(void)
+{
+	static uint64_t counter;
+	struct timespec ts;
+	uint64_t v;
+
+	if (getrandom(&v, sizeof(v), GRND_NONBLOCK) == (ssize_t)sizeof(v))
+		return v;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	v = (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 30) ^ ((uint64_t)getpid() << 48) ^ ++counter;
+	/* splitmix64's finaliser, so that consecutive names differ in every digit. */
+	v = (v ^ (v >> 30)) * 0xbf58476d1ce4e5b9u;
+	v = (v ^ (v >> 27)) * 0x94d049bb133111ebu;
+	return v ^ (v >> 31);
+}
+
+static int
+write_all(int fd, const char *buf, size_t len)
+{
+	while (len > 0) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			return -EIO;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Creates a new regular file under a random name in dfd and returns its fd,
+ * or a negative errno; the name goes to tmp. */
+static int
+create_temp(int dfd, const char *base, char *tmp, size_t tmp_len)
+{
+	for (int i = 0; i < TEMP_NAME_TRIES; i++) {
+		int fd;
+
+		if (snprintf(tmp, tmp_len, ".%s.%016llx.tmp", base, (unsigned long long)temp_suffix()) >= (int)tmp_len)
+			return -ENAMETOOLONG;
+		/* O_EXCL: whatever is at the name (a symlink, a FIFO, a file) makes
+		 * this fail instead of being followed or opened. O_NONBLOCK as well,
+		 * should a filesystem ever hand back something that blocks. */
+		fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC,
+			    0600);
+		if (fd >= 0)
+			return fd;
+		if (errno != EEXIST)
+			return -errno;
+	}
+	return -EEXIST;
+}
 
 int
 fileio_write_atomic(const char *path, const char *buf, size_t len, mode_t mode)
 {
-	char tmp[PATH_MAX];
-	ssize_t n;
-	int fd, r = 0;
+	char dir[PATH_MAX], tmp[NAME_MAX + 1];
+	const char *slash = strrchr(path, '/'), *base;
+	struct stat st;
+	int dfd, fd, r;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
-	if (fd < 0)
+	if (!slash) {
+		strcpy(dir, ".");
+		base = path;
+	} else {
+		size_t n = slash == path ? 1 : (size_t)(slash - path);
+
+		if (n >= sizeof(dir))
+			return -ENAMETOOLONG;
+		memcpy(dir, path, n);
+		dir[n] = '\0';
+		base = slash + 1;
+	}
+	if (base[0] == '\0' || strcmp(base, ".") == 0 || strcmp(base, "..") == 0)
+		return -EISDIR;
+
+	/* O_NOFOLLOW on the directory's own name: someone who may replace it
+	 * with a symlink cannot send the write elsewhere. From here on every
+	 * name is looked up in this directory, whatever happens to its path. */
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd < 0)
 		return -errno;
+	fd = create_temp(dfd, base, tmp, sizeof(tmp));
+	if (fd < 0) {
+		close(dfd);
+		return fd;
+	}
+	if (fstat(fd, &st) < 0)
+		r = -errno;
+	else if (!S_ISREG(st.st_mode))
+		r = -EBADFD;
 	/* The mode as asked, whatever the umask (the unit's is 0077): node_exporter
 	 * and `autoswappiness status` run as other users. */
-	if (fchmod(fd, mode) < 0) {
+	else if (fchmod(fd, mode) < 0)
 		r = -errno;
-	} else {
-		n = write(fd, buf, len);
-		if (n < 0)
-			r = -errno;
-		else if ((size_t)n != len)
-			r = -EIO;
-	}
+	else
+		r = write_all(fd, buf, len);
 	/* No fsync: these files live in /run or are rewritten at the next poll;
 	 * rename alone gives readers all or nothing. */
 	if (close(fd) < 0 && r == 0)
 		r = -errno;
-	if (r == 0 && rename(tmp, path) < 0)
+	/* rename replaces whatever is at base (a symlink is replaced, not
+	 * followed) and fails on a directory. */
+	if (r == 0 && renameat(dfd, tmp, dfd, base) < 0)
 		r = -errno;
 	if (r < 0)
-		unlink(tmp);
+		unlinkat(dfd, tmp, 0);
+	close(dfd);
 	return r;
 }
 
 ssize_t
 fileio_read(const char *path, char *buf, size_t len)
 {
-	ssize_t n;
+	struct stat st;
+	size_t got = 0;
 	int fd, r = 0;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	n = read(fd, buf, len - 1);
-	if (n < 0)
+	if (fstat(fd, &st) < 0)
 		r = -errno;
-	else if ((size_t)n == len - 1) {
+	else if (S_ISDIR(st.st_mode))
+		r = -EISDIR;
+	else if (!S_ISREG(st.st_mode))
+		r = -EBADFD;
+	while (r == 0) {
+		ssize_t n;
 		char extra;
 
-		if (read(fd, &extra, 1) == 1)
+		if (got < len - 1)
+			n = read(fd, buf + got, len - 1 - got);
+		else
+			n = read(fd, &extra, 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			r = -errno;
+		else if (n == 0)
+			break;
+		else if (got == len - 1)
 			r = -EFBIG;
+		else
+			got += (size_t)n;
 	}
 	close(fd);
 	if (r < 0)
 		return r;
-	buf[n] = '\0';
-	return n;
+	buf[got] = '\0';
+	return (ssize_t)got;
+}
+
+const char *
+fileio_strerror(int r)
+{
+	return r == -EBADFD ? "not a regular file" : strerror(-r);
 }
 
 ssize_t

@@ -105,18 +105,17 @@ record_path(char *buf, size_t len, const char *dir, const char *name)
 int
 knob_record_load(const char *dir, int *ret_value)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], buf[32];
+	ssize_t n;
 	long v;
-	int fd, r;
 
 	record_path(path, sizeof(path), dir, "original");
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	r = read_int_fd(fd, 0, CONFIG_SWAPPINESS_MAX, &v);
-	close(fd);
-	if (r < 0)
-		return r;
+	/* Whole, and only if it is a regular file: never a FIFO someone left. */
+	n = fileio_read(path, buf, sizeof(buf));
+	if (n < 0)
+		return (int)n;
+	if (parse_long(buf, 0, CONFIG_SWAPPINESS_MAX, &v) < 0)
+		return -EINVAL;
 	*ret_value = (int)v;
 	return 0;
 }

@@ -86,7 +86,7 @@ run_status(const char *state_dir, bool json)
 		return EXIT_NOT_RUNNING;
 	}
 	if (n < 0) {
-		fprintf(stderr, "autoswappiness: failed to read '%s': %s\n", path, strerror((int)-n));
+		fprintf(stderr, "autoswappiness: failed to read '%s': %s\n", path, fileio_strerror((int)n));
 		return EXIT_FAILURE;
 	}
 	if (status_parse_state(buf, (size_t)n, &st) < 0) {

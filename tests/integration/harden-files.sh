@@ -1,5 +1,6 @@
-# Files that others control or that grow (issue 14), sourced by run.sh: a
-# /proc/swaps longer than a page.
+# Files that others control or that grow (issue 14), sourced by run.sh: the
+# metrics textfile in a directory another user owns, and a /proc/swaps longer
+# than a page.
 # Uses run.sh's helpers (check, expect_rc, wait_for, start_daemon, ...).
 
 # stop_within SECONDS SIGNAL: stop_daemon, but a daemon that does not exit in
@@ -19,6 +20,77 @@ stop_within() {
 	wait "$DPID" || rc=$?
 	return $rc
 }
+is_regular() { [ -f "$1" ] && [ ! -L "$1" ]; }
+
+# --- the metrics textfile in a directory someone else controls ----------------
+# The secret stands for any root-only file: before the fix the daemon wrote its
+# metrics through a symlink planted at '<textfile>.tmp' and made it 0644.
+SECRET=$WORK/secret
+secret_intact() { [ "$(cat "$SECRET")" = "root only" ] && [ "$(stat -c %a "$SECRET")" = 600 ]; }
+EVIL=$WORK/prom-evil
+evil_conf() { # evil_conf: a config that writes the textfile into $EVIL
+	printf '[policy]\nname = ck\n[daemon]\ninterval_ms = 100\n[metrics]\ntextfile = %s/autoswappiness.prom\n' \
+		"$EVIL" >"$CONF/evil.conf"
+}
+evil_dir() { # a fresh directory owned by another user, as node_exporter's is, and a fresh secret
+	printf 'root only\n' >"$SECRET"
+	chmod 0600 "$SECRET"
+	rm -rf "$EVIL"
+	mkdir "$EVIL"
+	chown nobody "$EVIL"
+}
+evil_conf
+fake_meminfo 1000000 300000 50000 250000 0 100000 1000000 230000
+fake_vmstat 0 0 0 0 0
+fake_swaps /dev/vdb
+
+evil_dir
+EP=$EVIL/autoswappiness.prom
+ln -s "$SECRET" "$EP.tmp"
+# Names a guesser might try for the random temporary name.
+for s in 0000000000000000 ffffffffffffffff 0123456789abcdef; do ln -s "$SECRET" "$EVIL/.autoswappiness.prom.$s.tmp"; done
+set_knob 60
+start_daemon -c "$CONF/evil.conf"
+check "symlinks at temporary names: the knob is written" wait_for 15 knob_is 23
+check "symlinks at temporary names: the metrics are a file of their own" wait_for 15 is_regular "$EP"
+check "symlinks at temporary names: the metrics hold the value" wait_for 15 grep -q '^autoswappiness_swappiness 23$' "$EP"
+check "symlinks at temporary names: the root-only file is unchanged and still 0600" secret_intact
+check "symlinks at temporary names: the planted links are not followed or moved" \
+	bash -c "[ -L '$EP.tmp' ] && [ \$(find '$EVIL' -maxdepth 1 -type l | wc -l) = 4 ]"
+rc=0
+stop_within 15 TERM || rc=$?
+check "symlinks at temporary names: SIGTERM exits 0 (got $rc)" test "$rc" = 0
+check "symlinks at temporary names: the knob is restored" knob_is 60
+check "symlinks at temporary names: still unchanged after the exit" secret_intact
+
+# A symlink at the textfile's own name is replaced, not followed.
+evil_dir
+ln -s "$SECRET" "$EP"
+start_daemon -c "$CONF/evil.conf"
+check "a symlink at the textfile: replaced by the metrics file" wait_for 15 is_regular "$EP"
+check "a symlink at the textfile: the root-only file is unchanged and still 0600" secret_intact
+rc=0
+stop_within 15 TERM || rc=$?
+check "a symlink at the textfile: SIGTERM exits 0 (got $rc)" test "$rc" = 0
+check "a symlink at the textfile: the knob is restored" knob_is 60
+
+# A FIFO at the temporary name used to block the daemon in open(2) for good,
+# before READY=1 and with SIGTERM never read; at the textfile's name it must
+# not be opened either.
+for at in "$EP.tmp" "$EP"; do
+	what="a FIFO at ${at##*/}"
+	evil_dir
+	mkfifo "$at"
+	set_knob 60
+	start_daemon -c "$CONF/evil.conf"
+	check "$what: the daemon polls and writes the knob" wait_for 15 knob_is 23
+	check "$what: the metrics are written" wait_for 15 is_regular "$EP"
+	rc=0
+	stop_within 15 TERM || rc=$?
+	check "$what: SIGTERM ends it within 15 s, exit 0 (got $rc)" test "$rc" = 0
+	check "$what: the knob is restored" knob_is 60
+done
+rm -rf "$EVIL"
 
 # --- /proc/swaps longer than a page --------------------------------------------
 # 150 zram areas: about 5 KiB. Cut at 4 KiB, the last line was half a line, the

@@ -1,18 +1,23 @@
-/* Unit tests for fileio: reading a /proc file until end of file when each
- * read(2) returns only part of it.
+/* Unit tests for fileio: the atomic write in a directory someone else controls
+ * (symlinks and FIFOs planted at the target and at temporary names), the
+ * reads that refuse what is not a regular file, and reading a /proc file
+ * until end of file when each read(2) returns only part of it.
  *
- * pread() is replaced here (this program's definition wins over the C
- * library's for fileio.c, linked in), to return short reads as /proc does. */
+ * getrandom() and pread() are replaced here (this program's definitions win
+ * over the C library's for fileio.c, linked in): the first to choose the
+ * temporary names, the second to return short reads as /proc does. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -20,6 +25,23 @@
 #include <cmocka.h>
 
 #include "fileio.h"
+
+/* While fake_random_n > 0, getrandom() hands out these values in turn (the
+ * last one again and again once they run out). */
+static uint64_t fake_random[4];
+static size_t fake_random_n, fake_random_next;
+
+ssize_t
+getrandom(void *buf, size_t len, unsigned flags)
+{
+	if (fake_random_n > 0 && len == sizeof(uint64_t)) {
+		size_t i = fake_random_next < fake_random_n ? fake_random_next++ : fake_random_n - 1;
+
+		memcpy(buf, &fake_random[i], sizeof(uint64_t));
+		return (ssize_t)len;
+	}
+	return syscall(SYS_getrandom, buf, len, flags);
+}
 
 /* While pread_chunk > 0, pread() returns at most that many bytes a call. */
 static size_t pread_chunk;
@@ -43,6 +65,7 @@ setup(void **state)
 	snprintf(dir, sizeof(dir), "/tmp/test_fileio.XXXXXX");
 	if (!mkdtemp(dir))
 		return -1;
+	fake_random_n = fake_random_next = 0;
 	pread_chunk = 0;
 	return 0;
 }
@@ -75,6 +98,196 @@ put(const char *name, const char *content, mode_t mode)
 	assert_int_equal(write(fd, content, strlen(content)), (ssize_t)strlen(content));
 	assert_int_equal(fchmod(fd, mode), 0);
 	assert_int_equal(close(fd), 0);
+}
+
+/* The content of dir/name, or "" when unreadable. */
+static const char *
+content(const char *name)
+{
+	static char buf[256];
+	char p[128];
+	ssize_t n;
+	int fd;
+
+	path_in(p, sizeof(p), name);
+	buf[0] = '\0';
+	fd = open(p, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return buf;
+	n = read(fd, buf, sizeof(buf) - 1);
+	buf[n > 0 ? n : 0] = '\0';
+	close(fd);
+	return buf;
+}
+
+static mode_t
+mode_of(const char *name)
+{
+	struct stat st;
+	char p[128];
+
+	path_in(p, sizeof(p), name);
+	assert_int_equal(lstat(p, &st), 0);
+	return st.st_mode;
+}
+
+static unsigned
+entries(void)
+{
+	char cmd[128];
+	unsigned n = 0;
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "ls -A '%s' | wc -l", dir);
+	f = popen(cmd, "r");
+	assert_non_null(f);
+	assert_int_equal(fscanf(f, "%u", &n), 1);
+	pclose(f);
+	return n;
+}
+
+static void
+test_write_plain(void **state)
+{
+	char target[128];
+	mode_t old = umask(077);
+
+	(void)state;
+	path_in(target, sizeof(target), "m.prom");
+	assert_int_equal(fileio_write_atomic(target, "one\n", 4, 0644), 0);
+	/* The mode as asked, whatever the umask. */
+	assert_int_equal(mode_of("m.prom"), S_IFREG | 0644);
+	assert_string_equal(content("m.prom"), "one\n");
+	assert_int_equal(fileio_write_atomic(target, "two\n", 4, 0644), 0);
+	assert_string_equal(content("m.prom"), "two\n");
+	assert_int_equal(entries(), 1); /* no temporary file left */
+	umask(old);
+}
+
+/* A symlink or FIFO at the target's name is replaced, never followed or opened. */
+static void
+test_write_over_planted_target(void **state)
+{
+	char target[128], secret[128];
+
+	(void)state;
+	put("secret", "root only\n", 0600);
+	path_in(secret, sizeof(secret), "secret");
+	path_in(target, sizeof(target), "m.prom");
+	assert_int_equal(symlink(secret, target), 0);
+	assert_int_equal(fileio_write_atomic(target, "metrics\n", 8, 0644), 0);
+	assert_int_equal(mode_of("m.prom"), S_IFREG | 0644);
+	assert_string_equal(content("m.prom"), "metrics\n");
+	assert_string_equal(content("secret"), "root only\n");
+	assert_int_equal(mode_of("secret"), S_IFREG | 0600);
+
+	assert_int_equal(unlink(target), 0);
+	assert_int_equal(mkfifo(target, 0644), 0);
+	alarm(10); /* a blocked open would hang here: fail instead */
+	assert_int_equal(fileio_write_atomic(target, "metrics\n", 8, 0644), 0);
+	alarm(0);
+	assert_int_equal(mode_of("m.prom"), S_IFREG | 0644);
+	assert_int_equal(entries(), 2);
+}
+
+/* Whatever sits at a temporary name (the old fixed name, or the random name
+ * chosen) is skipped: O_EXCL fails on it, another name is tried. */
+static void
+test_write_skips_planted_temp_names(void **state)
+{
+	char target[128], secret[128], planted[128];
+
+	(void)state;
+	put("secret", "root only\n", 0600);
+	path_in(secret, sizeof(secret), "secret");
+	path_in(target, sizeof(target), "m.prom");
+	path_in(planted, sizeof(planted), "m.prom.tmp");
+	assert_int_equal(symlink(secret, planted), 0);
+	path_in(planted, sizeof(planted), ".m.prom.00000000000000aa.tmp");
+	assert_int_equal(symlink(secret, planted), 0);
+	path_in(planted, sizeof(planted), ".m.prom.00000000000000bb.tmp");
+	assert_int_equal(mkfifo(planted, 0666), 0);
+	fake_random[0] = 0xaa;
+	fake_random[1] = 0xbb;
+	fake_random[2] = 0xcc;
+	fake_random_n = 3;
+	alarm(10);
+	assert_int_equal(fileio_write_atomic(target, "metrics\n", 8, 0644), 0);
+	alarm(0);
+	assert_int_equal(fake_random_next, 3); /* two names skipped, the third taken */
+	assert_string_equal(content("m.prom"), "metrics\n");
+	assert_int_equal(mode_of("m.prom"), S_IFREG | 0644);
+	assert_string_equal(content("secret"), "root only\n");
+	assert_int_equal(mode_of("secret"), S_IFREG | 0600);
+	assert_true(S_ISLNK(mode_of(".m.prom.00000000000000aa.tmp")));
+	assert_true(S_ISFIFO(mode_of(".m.prom.00000000000000bb.tmp")));
+	assert_int_equal(entries(), 5); /* secret, 3 planted, m.prom */
+
+	/* Every name taken: it gives up, and writes nothing anywhere. */
+	fake_random[0] = 0xaa;
+	fake_random_n = 1;
+	fake_random_next = 0;
+	assert_int_equal(fileio_write_atomic(target, "other\n", 6, 0644), -EEXIST);
+	assert_string_equal(content("m.prom"), "metrics\n");
+	assert_string_equal(content("secret"), "root only\n");
+	assert_int_equal(entries(), 5);
+}
+
+static void
+test_write_refuses(void **state)
+{
+	char target[128], link[128], sub[128];
+
+	(void)state;
+	/* The directory itself a symlink: not followed. */
+	path_in(sub, sizeof(sub), "real");
+	assert_int_equal(mkdir(sub, 0755), 0);
+	path_in(link, sizeof(link), "link");
+	assert_int_equal(symlink(sub, link), 0);
+	path_in(target, sizeof(target), "link/m.prom");
+	assert_int_equal(fileio_write_atomic(target, "x\n", 2, 0644), -ENOTDIR);
+	path_in(target, sizeof(target), "real/m.prom");
+	assert_int_equal(access(target, F_OK), -1);
+	/* A directory at the target's name: an error, and no temporary file left. */
+	assert_int_equal(mkdir(target, 0755), 0);
+	assert_int_equal(fileio_write_atomic(target, "x\n", 2, 0644), -EISDIR);
+	assert_int_equal(entries(), 2);
+	path_in(target, sizeof(target), "real");
+	snprintf(sub, sizeof(sub), "ls -A '%s/real' | grep -q tmp", dir);
+	assert_int_not_equal(system(sub), 0);
+	/* No name. */
+	path_in(target, sizeof(target), "");
+	assert_int_equal(fileio_write_atomic(target, "x\n", 2, 0644), -EISDIR);
+}
+
+static void
+test_read(void **state)
+{
+	char p[128], buf[8], secret[128];
+
+	(void)state;
+	put("seven", "1234567", 0644);
+	path_in(p, sizeof(p), "seven");
+	assert_int_equal(fileio_read(p, buf, sizeof(buf)), 7);
+	assert_string_equal(buf, "1234567");
+	put("eight", "12345678", 0644);
+	path_in(p, sizeof(p), "eight");
+	assert_int_equal(fileio_read(p, buf, sizeof(buf)), -EFBIG);
+	/* A symlink is not followed, a FIFO not opened for long, a directory
+	 * not read. */
+	path_in(secret, sizeof(secret), "seven");
+	path_in(p, sizeof(p), "link");
+	assert_int_equal(symlink(secret, p), 0);
+	assert_int_equal(fileio_read(p, buf, sizeof(buf)), -ELOOP);
+	path_in(p, sizeof(p), "fifo");
+	assert_int_equal(mkfifo(p, 0644), 0);
+	alarm(10);
+	assert_int_equal(fileio_read(p, buf, sizeof(buf)), -EBADFD);
+	alarm(0);
+	assert_string_equal(fileio_strerror(-EBADFD), "not a regular file");
+	assert_int_equal(fileio_read(dir, buf, sizeof(buf)), -EISDIR);
+	path_in(p, sizeof(p), "none");
+	assert_int_equal(fileio_read(p, buf, sizeof(buf)), -ENOENT);
 }
 
 /* A /proc file comes a page or so per read: the reader goes on to the end. */
@@ -135,6 +348,11 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_write_plain, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_write_over_planted_target, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_write_skips_planted_temp_names, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_write_refuses, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_read, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pread_all_short_reads, setup, teardown),
 	};
 
