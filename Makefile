@@ -61,8 +61,11 @@ UNIT_IO_SRCS := src/config_file.c src/fileio.c
 $(BUILD)/tests/%: tests/unit/%.c $(PURE_SRCS) $(UNIT_IO_SRCS) $(wildcard include/*.h) | $(BUILD)/tests
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -o $@ $< $(PURE_SRCS) $(UNIT_IO_SRCS) $(LDFLAGS) $(CMOCKA_LIBS) $(PKG_LIBS)
 
+# From a copy that the user running it owns: the daemon reads no config file
+# that another user owns or may write, and this tree may be someone else's.
 run: deps $(BIN)
-	$(BIN) --foreground -c conf/autoswappiness.conf $(ARGS)
+	install -m 0644 conf/autoswappiness.conf $(BUILD)/run.conf
+	$(BIN) --foreground -c $(BUILD)/run.conf $(ARGS)
 
 check-unit: $(UNIT_TESTS)
 	@set -e; for t in $(UNIT_TESTS); do echo "== $$t"; $$t; done

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "config.h"
@@ -73,7 +74,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (fd < 0) {
 		fd = memfd_create("fuzz-config", MFD_CLOEXEC);
-		if (fd < 0)
+		/* A memfd is created 0777; the loader refuses a file that others
+		 * may write. */
+		if (fd < 0 || fchmod(fd, 0600) < 0)
 			abort();
 		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	}

@@ -4,6 +4,10 @@
 
 #include "config.h"
 
+/* The most a configuration file or drop-in may hold, in bytes (64 KiB: the
+ * shipped file, with every key explained, is about 4 KiB). */
+#define CONFIG_FILE_MAX_BYTES 65536
+
 /* Receives each error as "path:line: message" (or "path: message"). */
 typedef void (*config_error_fn)(void *userdata, const char *message);
 
@@ -19,8 +23,11 @@ struct config_errors {
 void config_errors_collect(void *userdata, const char *message);
 
 /*
- * Reads path into *ret, starting from the defaults; reports every error in the
- * file, in one pass, through on_error. *ret is written only on success.
+ * Reads path into *ret, starting from the defaults, then its drop-ins (the
+ * *.conf files in path.d); reports every error in the files, in one pass, through
+ * on_error. Only regular files of at most CONFIG_FILE_MAX_BYTES are read,
+ * owned by root (or by the user running this) and writable by their owner only;
+ * the drop-in directory likewise. *ret is written only on success.
  * Returns 0; 1 when optional is true and the file does not exist (*ret then
  * holds the defaults); -ENOENT when a required file does not exist; another
  * negative errno (-EINVAL for a bad file). Every failure is reported.

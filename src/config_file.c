@@ -2,15 +2,19 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <ini.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 struct loader {
-	FILE *f;
+	const char *data; /* the whole file being parsed */
+	size_t len, pos;
 	const char *path;
 	unsigned line;		/* the line inih is working on */
 	unsigned errors;
@@ -76,6 +80,12 @@ check_line(struct loader *l, const char *s)
 	return true;
 }
 
+static int
+next_byte(struct loader *l)
+{
+	return l->pos < l->len ? (unsigned char)l->data[l->pos++] : EOF;
+}
+
 /* An fgets for inih that counts lines, reports overlong lines and syntax errors,
  * and strips indentation (inih would take an indented line as the continuation
  * of the previous value). */
@@ -89,7 +99,7 @@ reader(char *str, int num, void *stream)
 
 	/* Byte by byte rather than fgets: a NUL inside a line must not hide
 	 * its end (and shift every later line number). */
-	while (n < num - 1 && (c = fgetc(l->f)) != EOF) {
+	while (n < num - 1 && (c = next_byte(l)) != EOF) {
 		if (c == '\0')
 			nul = true;
 		str[n++] = (char)c;
@@ -101,10 +111,10 @@ reader(char *str, int num, void *stream)
 	str[n] = '\0';
 	l->line++;
 	if (c != '\n' && n == num - 1) {
-		c = fgetc(l->f);
+		c = next_byte(l);
 		if (c != EOF && c != '\n') {
 			report(l, l->line, "line longer than %d characters", num - 1);
-			while ((c = fgetc(l->f)) != EOF && c != '\n')
+			while ((c = next_byte(l)) != EOF && c != '\n')
 				;
 			strcpy(str, "\n");
 			return str;
@@ -165,31 +175,175 @@ config_errors_collect(void *userdata, const char *message)
 	e->text[e->used] = '\0';
 }
 
-/* Reads one file into l->cfg on top of what is there. Returns 0, or a negative
- * errno when it cannot be opened or read (reported; -ENOENT only when
- * report_missing). Parse errors are counted in l->errors. */
-static int
-load_one(struct loader *l, const char *path, bool report_missing)
+static const char *
+file_type(mode_t mode)
 {
-	int r;
+	return S_ISCHR(mode)   ? "a character device"
+	       : S_ISBLK(mode) ? "a block device"
+	       : S_ISFIFO(mode) ? "a FIFO"
+	       : S_ISSOCK(mode) ? "a socket"
+	       : S_ISLNK(mode) ? "a symlink"
+				: "not a file";
+}
 
-	l->path = path;
-	l->line = 0;
-	memset(l->key_line, 0, sizeof(l->key_line));
-	l->f = fopen(path, "re");
-	if (!l->f) {
+/* A configuration file or drop-in directory steers a daemon that runs as
+ * root, so only root may change it (or, for `-n` run by a user, that user):
+ * refused when another user owns it or group or others may write it, as sshd
+ * and sudo do. The service has no CAP_DAC_OVERRIDE, so root reads a file only
+ * through its owner bits: refused too when those do not let it read, so that
+ * `-n` says what the service will see. Returns 0 or -EPERM (reported). */
+static int
+check_owner(struct loader *l, const struct stat *st, const char *what)
+{
+	uid_t euid = geteuid();
+	unsigned mode = (unsigned)st->st_mode & 07777;
+	mode_t need = S_IRUSR | (S_ISDIR(st->st_mode) ? S_IXUSR : 0);
+
+	if (st->st_uid != 0 && st->st_uid != euid) {
+		if (euid == 0)
+			report(l, 0, "owned by uid %u (mode %04o): %s must belong to root", (unsigned)st->st_uid, mode,
+			       what);
+		else
+			report(l, 0, "owned by uid %u (mode %04o): %s must belong to root or to uid %u, who runs this",
+			       (unsigned)st->st_uid, mode, what, (unsigned)euid);
+		return -EPERM;
+	}
+	if (st->st_mode & (S_IWGRP | S_IWOTH)) {
+		report(l, 0,
+		       "mode %04o (owner uid %u) lets group or others write it: %s must be writable by its owner only",
+		       mode, (unsigned)st->st_uid, what);
+		return -EPERM;
+	}
+	if ((st->st_mode & need) != need) {
+		report(l, 0,
+		       "mode %04o (owner uid %u): its owner may not %s it, nor may the service, which has no "
+		       "CAP_DAC_OVERRIDE",
+		       mode, (unsigned)st->st_uid, S_ISDIR(st->st_mode) ? "list" : "read");
+		return -EPERM;
+	}
+	return 0;
+}
+
+/* Checks what stat says about a configuration file. Returns 0 or a negative
+ * errno (reported). */
+static int
+check_file(struct loader *l, const struct stat *st)
+{
+	if (S_ISDIR(st->st_mode)) {
+		report(l, 0, "%s", strerror(EISDIR));
+		return -EISDIR;
+	}
+	if (!S_ISREG(st->st_mode)) {
+		report(l, 0, "not a regular file (%s)", file_type(st->st_mode));
+		return -EBADFD;
+	}
+	if (st->st_size > CONFIG_FILE_MAX_BYTES) {
+		report(l, 0, "larger than %d bytes (%d KiB), the most a configuration file may hold",
+		       CONFIG_FILE_MAX_BYTES, CONFIG_FILE_MAX_BYTES / 1024);
+		return -EFBIG;
+	}
+	return check_owner(l, st, "a configuration file");
+}
+
+/* Reads the whole of path into a new buffer (*ret_data, which the caller
+ * frees). Nothing but a regular file is opened or read: a FIFO, /dev/zero or
+ * a directory where a drop-in should be is reported, not read forever.
+ * Returns 0 or a negative errno (reported; -ENOENT only when report_missing). */
+static int
+read_file(struct loader *l, const char *path, bool report_missing, char **ret_data, size_t *ret_len)
+{
+	struct stat st;
+	size_t len = 0;
+	char *data;
+	int fd, r;
+
+	/* stat first: a device is not even opened (an open can have effects). */
+	if (stat(path, &st) < 0) {
 		r = -errno;
 		if (r != -ENOENT || report_missing)
 			report(l, 0, "%s", strerror(-r));
 		return r;
 	}
-	r = ini_parse_stream(reader, l, handler, l);
-	if (ferror(l->f)) {
-		report(l, 0, "read error: %s", strerror(EIO));
-		fclose(l->f);
-		return -EIO;
+	r = check_file(l, &st);
+	if (r < 0)
+		return r;
+	/* O_NONBLOCK: should it have become a FIFO since, the open does not wait. */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0) {
+		r = -errno;
+		report(l, 0, "%s", strerror(-r));
+		return r;
 	}
-	fclose(l->f);
+	if (fstat(fd, &st) < 0) {
+		r = -errno;
+		report(l, 0, "%s", strerror(-r));
+		close(fd);
+		return r;
+	}
+	r = check_file(l, &st);
+	if (r < 0) {
+		close(fd);
+		return r;
+	}
+	data = malloc(CONFIG_FILE_MAX_BYTES + 1);
+	if (!data) {
+		report(l, 0, "out of memory");
+		close(fd);
+		return -ENOMEM;
+	}
+	/* Until end of file, and one byte past the cap: it may have grown. */
+	while (len <= CONFIG_FILE_MAX_BYTES) {
+		ssize_t n = read(fd, data + len, CONFIG_FILE_MAX_BYTES + 1 - len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			r = -errno;
+			report(l, 0, "read error: %s", strerror(-r));
+			break;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	if (r == 0 && len > CONFIG_FILE_MAX_BYTES) {
+		report(l, 0, "larger than %d bytes (%d KiB), the most a configuration file may hold",
+		       CONFIG_FILE_MAX_BYTES, CONFIG_FILE_MAX_BYTES / 1024);
+		r = -EFBIG;
+	}
+	if (r < 0) {
+		free(data);
+		return r;
+	}
+	*ret_data = data;
+	*ret_len = len;
+	return 0;
+}
+
+/* Reads one file into l->cfg on top of what is there. Returns 0, or a negative
+ * errno when it cannot be opened or read or is refused (reported; -ENOENT only
+ * when report_missing). Parse errors are counted in l->errors. */
+static int
+load_one(struct loader *l, const char *path, bool report_missing)
+{
+	char *data = NULL;
+	size_t len = 0;
+	int r;
+
+	l->path = path;
+	l->line = 0;
+	memset(l->key_line, 0, sizeof(l->key_line));
+	r = read_file(l, path, report_missing, &data, &len);
+	if (r < 0)
+		return r;
+	l->data = data;
+	l->len = len;
+	l->pos = 0;
+	r = ini_parse_stream(reader, l, handler, l);
+	free(data);
+	l->data = NULL;
+	l->len = l->pos = 0;
 	if (r < 0) {
 		report(l, 0, "out of memory while parsing");
 		return -ENOMEM;
@@ -204,8 +358,9 @@ is_dropin(const struct dirent *e)
 {
 	size_t n = strlen(e->d_name);
 
-	return e->d_name[0] != '.' && n > 5 && strcmp(e->d_name + n - 5, ".conf") == 0 &&
-	       (e->d_type == DT_REG || e->d_type == DT_LNK || e->d_type == DT_UNKNOWN);
+	/* Whatever its type: one that is not a regular file is reported, not
+	 * skipped in silence. */
+	return e->d_name[0] != '.' && n > 5 && strcmp(e->d_name + n - 5, ".conf") == 0;
 }
 
 int
@@ -215,6 +370,7 @@ config_file_load(const char *path, bool optional, struct config *ret, config_err
 	char dir[PATH_MAX], file[PATH_MAX];
 	struct dirent **list = NULL;
 	enum config_key key;
+	struct stat st;
 	char err[256];
 	int n, r;
 	bool main_absent = false;
@@ -231,16 +387,36 @@ config_file_load(const char *path, bool optional, struct config *ret, config_err
 	/* Drop-ins, the way systemd's own .conf.d work: FILE.d/NAME.conf after FILE,
 	 * in lexical order, later keys overriding earlier ones. */
 	snprintf(dir, sizeof(dir), "%s.d", path);
-	n = scandir(dir, &list, is_dropin, alphasort);
-	if (n < 0 && errno != ENOENT && errno != ENOTDIR) {
-		r = -errno;
+	if (stat(dir, &st) < 0) {
+		if (errno != ENOENT && errno != ENOTDIR) {
+			r = -errno;
+			l.path = dir;
+			report(&l, 0, "%s", strerror(-r));
+			return r;
+		}
+		n = 0; /* no drop-ins */
+	} else if (!S_ISDIR(st.st_mode)) {
+		n = 0;
+	} else {
 		l.path = dir;
-		report(&l, 0, "%s", strerror(-r));
-		return r;
+		r = check_owner(&l, &st, "a drop-in directory");
+		if (r < 0)
+			return r;
+		n = scandir(dir, &list, is_dropin, alphasort);
+		if (n < 0) {
+			r = -errno;
+			report(&l, 0, "%s", strerror(-r));
+			return r;
+		}
 	}
+	/* Every drop-in, even after one that is refused: all errors in one pass. */
 	for (int i = 0; i < n; i++) {
-		if (snprintf(file, sizeof(file), "%s/%s", dir, list[i]->d_name) < (int)sizeof(file) && r >= 0)
-			r = load_one(&l, file, true);
+		if (snprintf(file, sizeof(file), "%s/%s", dir, list[i]->d_name) < (int)sizeof(file)) {
+			int q = load_one(&l, file, true);
+
+			if (q < 0 && r >= 0)
+				r = q;
+		}
 		free(list[i]);
 	}
 	free(list);

@@ -87,6 +87,9 @@ if [[ -z ${BIN:-} ]]; then
 fi
 [[ -x $BIN ]] || die "'$BIN' is not an executable"
 
+# The config files written below must be writable by their owner only (the
+# loader refuses others), whatever umask the caller has.
+umask 022
 tmp=$(mktemp -d)
 trap '[[ -n ${KEEP_TMP:-} ]] || rm -rf "$tmp"' EXIT
 
@@ -230,9 +233,11 @@ else
 	not_ok "defaults differ between ${CONF#"$root"/} and ${MAN5#"$root"/}" "${out:-no keys}"
 fi
 
-# (d) the shipped file against the binary
+# (d) the shipped file against the binary, from a copy this user owns: the
+# tree may be another user's, whose files the loader refuses.
+install -m 0644 "$CONF" "$tmp/shipped.conf"
 rc=0
-out=$("$BIN" -n -c "$CONF" 2>&1) || rc=$?
+out=$("$BIN" -n -c "$tmp/shipped.conf" 2>&1) || rc=$?
 if [[ $rc -eq 0 && $out == "configuration OK" ]]; then
 	ok "${BIN#"$root"/} -n -c ${CONF#"$root"/}: configuration OK"
 else

@@ -1,6 +1,6 @@
-# Files that others control or that grow (issue 14), sourced by run.sh: the
-# metrics textfile in a directory another user owns, and a /proc/swaps longer
-# than a page.
+# Files that others control (issue 14), sourced by run.sh: the metrics
+# textfile in a directory another user owns, drop-ins that are not regular
+# files or that others may change, and a /proc/swaps longer than a page.
 # Uses run.sh's helpers (check, expect_rc, wait_for, start_daemon, ...).
 
 # stop_within SECONDS SIGNAL: stop_daemon, but a daemon that does not exit in
@@ -91,6 +91,78 @@ for at in "$EP.tmp" "$EP"; do
 	check "$what: the knob is restored" knob_is 60
 done
 rm -rf "$EVIL"
+
+# --- drop-ins that are not regular files, or too large ------------------------
+DROP=$CONF/drop.conf
+cp "$CONF/fast.conf" "$DROP"
+fresh_dropins() { rm -rf "$DROP.d" && mkdir "$DROP.d"; }
+mkdir -p "$WORK/a-directory"
+for kind in "zero:/dev/zero:not a regular file (a character device)" \
+	"urandom:/dev/urandom:not a regular file (a character device)" \
+	"fifo::not a regular file (a FIFO)" \
+	"directory:$WORK/a-directory:Is a directory"; do
+	name=${kind%%:*} rest=${kind#*:}
+	target=${rest%%:*} want=${rest#*:}
+	fresh_dropins
+	if [ "$name" = fifo ]; then mkfifo "$DROP.d/50-bad.conf"; else ln -s "$target" "$DROP.d/50-bad.conf"; fi
+	expect_rc 78 "-n refuses a drop-in that is $name, without hanging" timeout 30 "$BIN" -n -c "$DROP"
+	check "-n names the $name drop-in: '$want'" grep -qF "$DROP.d/50-bad.conf: $want" "$WORK/err"
+done
+fresh_dropins
+head -c 70000 /dev/zero | tr '\0' '#' | fold -w 99 >"$DROP.d/50-big.conf"
+expect_rc 78 "-n refuses a drop-in over 64 KiB" timeout 30 "$BIN" -n -c "$DROP"
+check "-n says the cap" grep -qF "$DROP.d/50-big.conf: larger than 65536 bytes (64 KiB)" "$WORK/err"
+
+# A reload that meets such a drop-in is a failed reload: the running
+# configuration stays, and SIGTERM still restores.
+for name in zero fifo; do
+	fresh_dropins
+	set_knob 60
+	start_daemon -c "$DROP"
+	check "reload with a $name drop-in: daemon up" wait_for 15 knob_is 23
+	if [ "$name" = fifo ]; then mkfifo "$DROP.d/50-bad.conf"; else ln -s /dev/zero "$DROP.d/50-bad.conf"; fi
+	kill -HUP "$DPID"
+	check "reload with a $name drop-in: refused, naming it" wait_for 15 log_has "$DROP.d/50-bad.conf: not a regular file"
+	check "reload with a $name drop-in: the running configuration is kept" wait_for 15 log_has "keeping the running configuration"
+	check "reload with a $name drop-in: the daemon still runs" kill -0 "$DPID"
+	rc=0
+	stop_within 15 TERM || rc=$?
+	check "reload with a $name drop-in: SIGTERM ends it within 15 s, exit 0 (got $rc)" test "$rc" = 0
+	check "reload with a $name drop-in: the knob is restored" knob_is 60
+done
+
+# --- who may change a config file: -n says what the unit will see --------------
+# The unit has no CAP_DAC_OVERRIDE: a drop-in another user owns with mode 0600
+# is one it cannot read, and one it must not trust anyway.
+fresh_dropins
+printf '[limits]\nmax = 10\n' >"$DROP.d/50-user.conf"
+chmod 0600 "$DROP.d/50-user.conf"
+chown nobody "$DROP.d/50-user.conf"
+expect_rc 78 "-n refuses a drop-in owned by another user" "$BIN" -n -c "$DROP"
+check "-n names the file, its owner and mode" \
+	grep -qF "$DROP.d/50-user.conf: owned by uid $(id -u nobody) (mode 0600): a configuration file must belong to root" "$WORK/err"
+expect_rc 78 "the daemon refuses it at start as -n does" timeout 30 "$BIN" --foreground -c "$DROP"
+check "and leaves the knob" knob_is 60
+chown root "$DROP.d/50-user.conf"
+chmod 0664 "$DROP.d/50-user.conf"
+expect_rc 78 "-n refuses a group-writable drop-in" "$BIN" -n -c "$DROP"
+check "-n says who may write it" \
+	grep -qF "$DROP.d/50-user.conf: mode 0664 (owner uid 0) lets group or others write it" "$WORK/err"
+chmod 0644 "$DROP.d/50-user.conf"
+expect_rc 0 "the same drop-in, root's and 0644, is fine" "$BIN" -n -c "$DROP"
+chmod 0200 "$DROP.d/50-user.conf"
+expect_rc 78 "-n refuses a drop-in its owner cannot read (root can, the unit cannot)" "$BIN" -n -c "$DROP"
+check "-n says so" grep -qF "$DROP.d/50-user.conf: mode 0200 (owner uid 0): its owner may not read it" "$WORK/err"
+fresh_dropins
+chown nobody "$DROP.d"
+expect_rc 78 "-n refuses a drop-in directory owned by another user" "$BIN" -n -c "$DROP"
+check "-n names the directory" grep -qF "$DROP.d: owned by uid $(id -u nobody) (mode 0755): a drop-in directory must belong to root" "$WORK/err"
+chown root "$DROP.d"
+chmod 0640 "$DROP"
+chown nobody "$DROP"
+expect_rc 78 "-n refuses a main file owned by another user" "$BIN" -n -c "$DROP"
+check "-n names the main file" grep -qF "$DROP: owned by uid $(id -u nobody) (mode 0640)" "$WORK/err"
+rm -rf "$DROP" "$DROP.d"
 
 # --- /proc/swaps longer than a page --------------------------------------------
 # 150 zram areas: about 5 KiB. Cut at 4 KiB, the last line was half a line, the

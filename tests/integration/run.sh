@@ -17,6 +17,9 @@ if [ "${_AUTOSWAPPINESS_IN_NS:-}" != 1 ]; then
 	exec env _AUTOSWAPPINESS_IN_NS=1 BIN="$BIN" unshare --mount --propagation private "$0" "$@"
 fi
 
+# The config files below must be writable by their owner only (the loader
+# refuses others), whatever umask the caller has.
+umask 022
 WORK=$(mktemp -d /tmp/autoswappiness-it.XXXXXX)
 PIDS=()
 cleanup() {
@@ -234,7 +237,9 @@ expect_rc 0 "--version" "$BIN" --version
 check "--version prints the version" grep -q '^autoswappiness [0-9]' "$WORK/out"
 expect_rc 0 "--help" "$BIN" --help
 check "--help shows the usage line" grep -q '^usage: autoswappiness \[-c FILE\] \[--once\] \[--dry-run\] \[-n|--check-config\] \[--foreground\] \[-v\] \[--version\] \[-h\]$' "$WORK/out"
-check "the shipped config is valid" "$BIN" -n -c "$TOP/conf/autoswappiness.conf"
+# A copy: the loader accepts only root's files, and the tree may be a user's.
+install -m 0644 "$TOP/conf/autoswappiness.conf" "$CONF/shipped.conf"
+check "the shipped config is valid" "$BIN" -n -c "$CONF/shipped.conf"
 sed -n '/^    \[policy\]$/,/^    textfile =/p' "$TOP/README.md" | sed 's/^    //' >"$CONF/readme.conf"
 check "the README's config example is valid and complete" bash -c "[ \$(grep -c = '$CONF/readme.conf') -ge 13 ] && '$BIN' -n -c '$CONF/readme.conf' >/dev/null"
 

@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -315,6 +317,171 @@ test_validate(void **state)
 	assert_string_equal(config_external_name(CONFIG_EXTERNAL_OVERRIDE), "override");
 }
 
+static char scratch[64];
+
+/* scratch/NAME */
+static const char *
+at(const char *name)
+{
+	static char buf[4][256];
+	static unsigned i;
+
+	i = (i + 1) % 4;
+	snprintf(buf[i], sizeof(buf[i]), "%s/%s", scratch, name);
+	return buf[i];
+}
+
+/* Writes len bytes of text (0: all of it) to path and sets its mode. */
+static void
+write_file(const char *path, const char *text, size_t len, mode_t mode)
+{
+	if (len == 0)
+		len = strlen(text);
+	FILE *f = fopen(path, "we");
+
+	assert_non_null(f);
+	assert_int_equal(fwrite(text, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(chmod(path, mode), 0);
+}
+
+/*
+ * What is not a regular file is reported and never read: a drop-in that is a
+ * symlink to /dev/zero or a FIFO used to make the loader read forever (or
+ * block in open), and a directory gave "Input/output error". Past 64 KiB a
+ * file is refused, and so is one that others may write (the daemon is root).
+ * Every drop-in is still looked at: all the errors in one pass.
+ */
+static void
+test_refused_files(void **state)
+{
+	struct errors e = { .n = 0 };
+	char want[4096], *big;
+	struct config c;
+	size_t n;
+
+	(void)state;
+	snprintf(scratch, sizeof(scratch), "/tmp/test_config.XXXXXX");
+	assert_non_null(mkdtemp(scratch));
+	write_file(at("a.conf"), "[limits]\nmax = 90\n", 0, 0644);
+	assert_int_equal(mkdir(at("a.conf.d"), 0755), 0);
+	assert_int_equal(symlink("/dev/zero", at("a.conf.d/10-zero.conf")), 0);
+	assert_int_equal(mkfifo(at("a.conf.d/20-fifo.conf"), 0644), 0);
+	assert_int_equal(mkdir(at("a.conf.d/30-dir.conf"), 0755), 0);
+	/* Exactly the cap is fine (comment lines of 100 bytes, then one of 36). */
+	big = malloc(CONFIG_FILE_MAX_BYTES + 1);
+	assert_non_null(big);
+	memset(big, '#', CONFIG_FILE_MAX_BYTES + 1);
+	for (n = 99; n < CONFIG_FILE_MAX_BYTES; n += 100)
+		big[n] = '\n';
+	big[CONFIG_FILE_MAX_BYTES - 1] = '\n';
+	write_file(at("a.conf.d/40-max.conf"), big, CONFIG_FILE_MAX_BYTES, 0644);
+	big[CONFIG_FILE_MAX_BYTES] = '\n';
+	write_file(at("a.conf.d/45-big.conf"), big, CONFIG_FILE_MAX_BYTES + 1, 0644);
+	free(big);
+	write_file(at("a.conf.d/50-group.conf"), "[limits]\nmax = 10\n", 0, 0664);
+	write_file(at("a.conf.d/55-other.conf"), "[limits]\nmax = 10\n", 0, 0646);
+	write_file(at("a.conf.d/60-unreadable.conf"), "[limits]\nmax = 10\n", 0, 0200);
+	write_file(at("a.conf.d/70-good.conf"), "[limits]\nmax = 20\n", 0, 0600);
+
+	alarm(20); /* the old loader never returned: fail rather than hang */
+	c.max = 4242;
+	assert_int_equal(config_file_load(at("a.conf"), false, &c, collect, &e), -EBADFD);
+	alarm(0);
+	assert_int_equal(c.max, 4242);
+	snprintf(want, sizeof(want),
+		 "%s/a.conf.d/10-zero.conf: not a regular file (a character device)\n"
+		 "%s/a.conf.d/20-fifo.conf: not a regular file (a FIFO)\n"
+		 "%s/a.conf.d/30-dir.conf: Is a directory\n"
+		 "%s/a.conf.d/45-big.conf: larger than 65536 bytes (64 KiB), the most a configuration file may hold\n"
+		 "%s/a.conf.d/50-group.conf: mode 0664 (owner uid %u) lets group or others write it: a configuration "
+		 "file must be writable by its owner only\n"
+		 "%s/a.conf.d/55-other.conf: mode 0646 (owner uid %u) lets group or others write it: a configuration "
+		 "file must be writable by its owner only\n"
+		 "%s/a.conf.d/60-unreadable.conf: mode 0200 (owner uid %u): its owner may not read it, nor may the "
+		 "service, which has no CAP_DAC_OVERRIDE\n",
+		 scratch, scratch, scratch, scratch, scratch, (unsigned)geteuid(), scratch, (unsigned)geteuid(), scratch,
+		 (unsigned)geteuid());
+	if (strcmp(e.text, want) != 0)
+		fail_msg("got\n%swant\n%s", e.text, want);
+
+	/* Without the bad ones, the rest loads: the cap itself is allowed. */
+	for (const char *const *p = (const char *const[]){ "10-zero.conf", "20-fifo.conf", "45-big.conf",
+							     "50-group.conf", "55-other.conf", "60-unreadable.conf",
+							     NULL };
+	     *p; p++) {
+		char name[64];
+
+		snprintf(name, sizeof(name), "a.conf.d/%s", *p);
+		assert_int_equal(unlink(at(name)), 0);
+	}
+	assert_int_equal(rmdir(at("a.conf.d/30-dir.conf")), 0);
+	e.text[0] = '\0';
+	e.n = 0;
+	assert_int_equal(config_file_load(at("a.conf"), false, &c, collect, &e), 0);
+	assert_int_equal(e.n, 0);
+	assert_int_equal(c.max, 20);
+
+	/* A drop-in directory that others may write is refused as a whole. */
+	assert_int_equal(chmod(at("a.conf.d"), 0777), 0);
+	assert_int_equal(config_file_load(at("a.conf"), false, &c, collect, &e), -EPERM);
+	snprintf(want, sizeof(want),
+		 "%s/a.conf.d: mode 0777 (owner uid %u) lets group or others write it: a drop-in directory must be "
+		 "writable by its owner only\n",
+		 scratch, (unsigned)geteuid());
+	assert_string_equal(e.text, want);
+	assert_int_equal(chmod(at("a.conf.d"), 0755), 0);
+
+	/* As root: a file another user owns, even one only its owner can read
+	 * (the service, without CAP_DAC_OVERRIDE, could not read it at all). */
+	if (geteuid() == 0) {
+		e.text[0] = '\0';
+		assert_int_equal(chown(at("a.conf.d/70-good.conf"), 65534, 65534), 0);
+		assert_int_equal(config_file_load(at("a.conf"), false, &c, collect, &e), -EPERM);
+		snprintf(want, sizeof(want),
+			 "%s/a.conf.d/70-good.conf: owned by uid 65534 (mode 0600): a configuration file must belong "
+			 "to root\n",
+			 scratch);
+		assert_string_equal(e.text, want);
+	}
+	snprintf(want, sizeof(want), "rm -rf '%s'", scratch);
+	assert_int_equal(system(want), 0);
+}
+
+/* The fixtures are read from a copy that this user owns and only it may
+ * write, whoever checked the tree out and with whatever umask: the loader
+ * refuses anything else. */
+static char fixtures[64], cwd[4096];
+
+static int
+copy_fixtures(void **state)
+{
+	char cmd[512];
+
+	(void)state;
+	snprintf(fixtures, sizeof(fixtures), "/tmp/test_config_data.XXXXXX");
+	if (!mkdtemp(fixtures) || !getcwd(cwd, sizeof(cwd)))
+		return -1;
+	snprintf(cmd, sizeof(cmd),
+		 "mkdir -p '%s/tests/data' && cp -R tests/data/config '%s/tests/data/' && chmod -R go-w '%s'", fixtures,
+		 fixtures, fixtures);
+	if (system(cmd) != 0)
+		return -1;
+	return chdir(fixtures);
+}
+
+static int
+remove_fixtures(void **state)
+{
+	char cmd[256];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", fixtures);
+	if (chdir(cwd) < 0)
+		return -1;
+	return system(cmd) == 0 ? 0 : -1;
+}
+
 int
 main(void)
 {
@@ -322,8 +489,8 @@ main(void)
 		cmocka_unit_test(test_golden_errors), cmocka_unit_test(test_good_full),
 		cmocka_unit_test(test_defaults_and_comments), cmocka_unit_test(test_missing_file),
 		cmocka_unit_test(test_set_every_key), cmocka_unit_test(test_validate),
-		cmocka_unit_test(test_dropins),
+		cmocka_unit_test(test_dropins), cmocka_unit_test(test_refused_files),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, copy_fixtures, remove_fixtures);
 }
