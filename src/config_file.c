@@ -12,6 +12,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* The UTF-8 byte order mark some Windows editors put at the start of a file. */
+static const char utf8_bom[] = "\xef\xbb\xbf";
+
 struct loader {
 	const char *data; /* the whole file being parsed */
 	size_t len, pos;
@@ -339,7 +342,8 @@ load_one(struct loader *l, const char *path, bool report_missing)
 		return r;
 	l->data = data;
 	l->len = len;
-	l->pos = 0;
+	/* A byte order mark is no part of the first line. */
+	l->pos = len >= 3 && memcmp(data, utf8_bom, 3) == 0 ? 3 : 0;
 	r = ini_parse_stream(reader, l, handler, l);
 	free(data);
 	l->data = NULL;

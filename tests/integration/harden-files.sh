@@ -164,6 +164,14 @@ expect_rc 78 "-n refuses a main file owned by another user" "$BIN" -n -c "$DROP"
 check "-n names the main file" grep -qF "$DROP: owned by uid $(id -u nobody) (mode 0640)" "$WORK/err"
 rm -rf "$DROP" "$DROP.d"
 
+# A UTF-8 byte order mark, as some editors write, is skipped.
+printf '\xef\xbb\xbf[policy]\nname = ck\n[limits]\nmax = 300\n' >"$CONF/bom.conf"
+expect_rc 78 "a file with a BOM is parsed: its errors are found" "$BIN" -n -c "$CONF/bom.conf"
+check "at the right line, with no stray bytes" bash -c "[ \"\$(cat '$WORK/err')\" = \"$CONF/bom.conf:4: key 'max': expected auto or 0..200, got '300'
+$CONF/bom.conf: configuration invalid\" ]"
+printf '\xef\xbb\xbf[policy]\nname = ck\n' >"$CONF/bom.conf"
+expect_rc 0 "a good file with a BOM is OK" "$BIN" -n -c "$CONF/bom.conf"
+
 # --- /proc/swaps longer than a page --------------------------------------------
 # 150 zram areas: about 5 KiB. Cut at 4 KiB, the last line was half a line, the
 # file unparsable, and max = auto fell from 200 to 100.

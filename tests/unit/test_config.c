@@ -182,6 +182,13 @@ test_defaults_and_comments(void **state)
 	assert_int_equal(config_file_load(DATA "crlf.conf", false, &c, collect, &e), 0);
 	assert_int_equal(c.max, 70);
 	assert_int_equal(e.n, 0);
+
+	/* A UTF-8 byte order mark (Notepad's) is skipped, not taken for part
+	 * of the section line; bom.conf shows the line numbers stay right. */
+	c.max = 0;
+	assert_int_equal(config_file_load(DATA "bom-crlf.conf", false, &c, collect, &e), 0);
+	assert_int_equal(c.max, 70);
+	assert_int_equal(e.n, 0);
 }
 
 static void
