@@ -21,6 +21,10 @@
 
 #define DATA "tests/data/config/"
 
+/* The tests run in a copy of DATA under fixtures (copy_fixtures); tree is the
+ * directory they were started from, whose DATA update-golden rewrites. */
+static char fixtures[64], tree[4096];
+
 struct errors {
 	char text[4096];
 	unsigned n;
@@ -63,10 +67,10 @@ static void
 write_expected(const char *name, const char *path, const char *got)
 {
 	size_t plen = strlen(path);
-	char file[256];
+	char file[4352];
 	FILE *f;
 
-	snprintf(file, sizeof(file), DATA "%s.expected", name);
+	snprintf(file, sizeof(file), "%s/" DATA "%s.expected", tree, name);
 	f = fopen(file, "we");
 	if (!f)
 		fail_msg("cannot write %s", file);
@@ -457,9 +461,7 @@ test_refused_files(void **state)
 
 /* The fixtures are read from a copy that this user owns and only it may
  * write, whoever checked the tree out and with whatever umask: the loader
- * refuses anything else. */
-static char fixtures[64], cwd[4096];
-
+ * refuses anything else (see fixtures and tree above). */
 static int
 copy_fixtures(void **state)
 {
@@ -467,7 +469,7 @@ copy_fixtures(void **state)
 
 	(void)state;
 	snprintf(fixtures, sizeof(fixtures), "/tmp/test_config_data.XXXXXX");
-	if (!mkdtemp(fixtures) || !getcwd(cwd, sizeof(cwd)))
+	if (!mkdtemp(fixtures) || !getcwd(tree, sizeof(tree)))
 		return -1;
 	snprintf(cmd, sizeof(cmd),
 		 "mkdir -p '%s/tests/data' && cp -R tests/data/config '%s/tests/data/' && chmod -R go-w '%s'", fixtures,
@@ -484,7 +486,7 @@ remove_fixtures(void **state)
 
 	(void)state;
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", fixtures);
-	if (chdir(cwd) < 0)
+	if (chdir(tree) < 0)
 		return -1;
 	return system(cmd) == 0 ? 0 : -1;
 }
