@@ -9,7 +9,12 @@
  * Columns: t (CLOCK_BOOTTIME seconds, the clock of /proc/uptime), swappiness, memfree_kb,
  * memavail_kb, cached_kb, anon_kb (Active(anon) + Inactive(anon)), swapfree_kb, swaptotal_kb,
  * psi_some_us, psi_full_us (the "total" of /proc/pressure/memory), psi_some_avg10, pswpin,
- * pswpout, refault_anon, refault_file (workingset_refault_anon/_file), pgmajfault.
+ * pswpout, refault_anon, refault_file (workingset_refault_anon/_file), pgmajfault; then what
+ * else the daemon's policies read (struct sample, src/sample.c), so that a time series can be
+ * replayed through them (tests/data/traces/README): memtotal_kb, buffers_kb, shmem_kb,
+ * mapped_kb, pgscan and pgsteal (kswapd + direct, as src/sample.c sums them), swap_devices and
+ * swap_zram (lines of /proc/swaps, those on /dev/zram), zswap (1: enabled, 0: off or not built).
+ * New columns go at the end: readers find columns by name, older series lack the new ones.
  */
 #include "common.h"
 #include <errno.h>
@@ -29,7 +34,7 @@ static char buf[65536];
 static const char *
 slurp(const char *path)
 {
-	static const char *failed[4];
+	static const char *failed[8];
 	int fd = open(path, O_RDONLY | O_CLOEXEC), err = 0;
 	ssize_t n = -1;
 
@@ -44,9 +49,9 @@ slurp(const char *path)
 	if (err) {
 		size_t i = 0;
 
-		while (i < 4 && failed[i] && failed[i] != path)
+		while (i < 8 && failed[i] && failed[i] != path)
 			i++;
-		if (i < 4 && !failed[i]) {
+		if (i < 8 && !failed[i]) {
 			failed[i] = path;
 			fprintf(stderr, "sampler: cannot read '%s': %s (its columns read -1)\n", path, strerror(err));
 		}
@@ -66,6 +71,28 @@ field(const char *text, const char *key)
 	return -1;
 }
 
+/* The sum of two counters, or -1 when either is missing. */
+static long long
+sum2(long long a, long long b)
+{
+	return a < 0 || b < 0 ? -1 : a + b;
+}
+
+/* Devices in /proc/swaps (after its header line), and of them those on zram. */
+static void
+swap_devices(const char *text, long long *ret_devices, long long *ret_zram)
+{
+	const char *p = strchr(text, '\n');
+
+	*ret_devices = *text ? 0 : -1;
+	*ret_zram = *text ? 0 : -1;
+	for (; p && p[1]; p = strchr(p + 1, '\n')) {
+		(*ret_devices)++;
+		if (strncmp(p + 1, "/dev/zram", 9) == 0)
+			(*ret_zram)++;
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -82,11 +109,13 @@ main(int argc, char **argv)
 		fprintf(stderr, "sampler: mlockall: %s (sampling anyway)\n", strerror(errno));
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	printf("t,swappiness,memfree_kb,memavail_kb,cached_kb,anon_kb,swapfree_kb,swaptotal_kb,"
-	       "psi_some_us,psi_full_us,psi_some_avg10,pswpin,pswpout,refault_anon,refault_file,pgmajfault\n");
+	       "psi_some_us,psi_full_us,psi_some_avg10,pswpin,pswpout,refault_anon,refault_file,pgmajfault,"
+	       "memtotal_kb,buffers_kb,shmem_kb,mapped_kb,pgscan,pgsteal,swap_devices,swap_zram,zswap\n");
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	while (!stop) {
 		struct timespec bt;
 		long long swappiness, mf, ma, ca, aa, ia, sf, st, ps = -1, pf = -1, in, out, ra, rf, mj;
+		long long mt, bu, sh, mp, scan, steal, devs, zram, zswap;
 		double avg10 = -1;
 		const char *t, *s;
 
@@ -101,6 +130,10 @@ main(int argc, char **argv)
 		ia = field(t, "Inactive(anon):");
 		sf = field(t, "SwapFree:");
 		st = field(t, "SwapTotal:");
+		mt = field(t, "MemTotal:");
+		bu = field(t, "Buffers:");
+		sh = field(t, "Shmem:");
+		mp = field(t, "Mapped:");
 		t = slurp("/proc/pressure/memory");
 		if ((s = strstr(t, "some avg10=")))
 			avg10 = strtod(s + 11, NULL);
@@ -114,9 +147,19 @@ main(int argc, char **argv)
 		ra = field(t, "workingset_refault_anon ");
 		rf = field(t, "workingset_refault_file ");
 		mj = field(t, "pgmajfault ");
-		printf("%.2f,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%.2f,%lld,%lld,%lld,%lld,%lld\n",
+		scan = sum2(field(t, "pgscan_kswapd "), field(t, "pgscan_direct "));
+		steal = sum2(field(t, "pgsteal_kswapd "), field(t, "pgsteal_direct "));
+		swap_devices(slurp("/proc/swaps"), &devs, &zram);
+		/* Absent when zswap is not built in: then it is off, as src/sample.c reads it. */
+		zswap = 0;
+		if (access("/sys/module/zswap/parameters/enabled", F_OK) == 0) {
+			t = slurp("/sys/module/zswap/parameters/enabled");
+			zswap = *t ? *t == 'Y' || *t == 'y' || *t == '1' : -1;
+		}
+		printf("%.2f,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%.2f,%lld,%lld,%lld,%lld,%lld,"
+		       "%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld\n",
 		       (double)bt.tv_sec + (double)bt.tv_nsec / 1e9, swappiness, mf, ma, ca, aa + ia, sf, st, ps, pf,
-		       avg10, in, out, ra, rf, mj);
+		       avg10, in, out, ra, rf, mj, mt, bu, sh, mp, scan, steal, devs, zram, zswap);
 		ts_add_ms(&next, interval_ms);
 		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
 	}
