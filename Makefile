@@ -103,6 +103,7 @@ check: deps all check-unit check-integration check-docs check-systemd check-benc
 	check-fuzz check-vm
 
 include fuzz/fuzz.mk
+include tests/replay/replay.mk
 
 install: $(BIN)
 	install -D -m 0755 $(BIN) $(DESTDIR)$(SBINDIR)/autoswappiness

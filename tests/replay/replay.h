@@ -1,0 +1,88 @@
+/* Replays a trace through the daemon's decision pipeline (policy -> regulator -> the value
+ * written, fed back with policy_observe), at the daemon's polling pace, with seeded noise on
+ * the counters. Test code: see tests/data/traces/README. */
+#ifndef AUTOSWAPPINESS_REPLAY_H
+#define AUTOSWAPPINESS_REPLAY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "policy.h"
+#include "trace.h"
+
+struct replay_config {
+	struct config cfg;  /* policy, limits, intervals, PSI trigger: as the daemon reads them */
+	int kernel_max;	    /* what the kernel accepts: 200 since Linux 5.8 */
+	int start_value;    /* the knob when the daemon starts */
+	unsigned noise_pct; /* each counter's delta between two rows times 1 +- up to this/100 */
+	uint64_t seed;	    /* of the noise; the same seed gives the same replay */
+};
+
+struct replay_poll {
+	size_t row;	/* the trace row this poll read */
+	unsigned phase; /* that row's phase */
+	uint64_t t_ms;
+	int target; /* what the policy asked for */
+	int value;  /* the knob after this poll */
+	bool wrote;
+	bool active;   /* the policy saw pressure: the next poll comes at the busy pace */
+	bool psi_wake; /* the PSI trigger, not the timer, brought this poll forward */
+};
+
+struct replay {
+	const struct trace *trace;
+	int start_value;
+	struct replay_poll *polls;
+	size_t n_polls;
+	unsigned writes;
+};
+
+/*
+ * Replays trace t under rc. The daemon polls at the first row, then at the first row at
+ * least interval_ms (busy_interval_ms after a poll that saw pressure) after the last poll,
+ * or earlier at a row where the PSI trigger would fire: psi_trigger_ms of "some" stall
+ * within the 2 s before it (CONFIG_PSI_WINDOW_MS). Rows are about 1 s apart, so a 1000 ms
+ * interval polls every row.
+ * Returns 0 and fills *ret (free with replay_free), -EINVAL when policy_evaluate or
+ * regulator_next refuse (a bad config), -ENOMEM.
+ */
+int replay_run(const struct trace *t, const struct replay_config *rc, struct replay *ret);
+
+void replay_free(struct replay *r);
+
+/* The config that the daemon starts with (conf/autoswappiness.conf as shipped: config_defaults)
+ * with the given policy, no noise, seed 0, knob at 60 (what guest-bench.sh leaves it at) and a
+ * kernel that accepts 200. */
+void replay_config_shipped(struct replay_config *ret, enum policy_kind policy);
+
+/* The daemon as the benchmark ran it before issue 12 (bench/run.sh: [limits] max = 200,
+ * [daemon] interval_ms = 1000), otherwise as replay_config_shipped. */
+void replay_config_max200(struct replay_config *ret, enum policy_kind policy);
+
+/*
+ * The values through phase: vals[0] is the value entering the phase (after the last poll
+ * before it, or the start value), vals[j] the value after its j-th poll. Returns the
+ * number of polls in the phase (vals then holds one more), at most max - 1 are stored.
+ */
+size_t replay_phase_values(const struct replay *r, unsigned phase, int *vals, size_t max);
+
+/* Polls into phase before the value first lies in [lo, hi] (0: it entered the phase
+ * there). Returns that count, or -1 when it never does. */
+int replay_reach(const struct replay *r, unsigned phase, int lo, int hi);
+
+/* Polls into phase after which the value stays in [lo, hi] to the phase's end. Returns
+ * that count, or -1 when the phase ends outside the band (or has no polls). */
+int replay_settle(const struct replay *r, unsigned phase, int lo, int hi);
+
+/* Polls into phase for which the value stays in [lo, hi] from entering it: 0 when it enters
+ * outside, n (the phase's polls) + 1 when it never leaves. Returns that count. */
+int replay_hold(const struct replay *r, unsigned phase, int lo, int hi);
+
+/* Writes per minute in phase, counting from its poll number from_poll (1-based: 1 is
+ * the whole phase) to its last poll, over the time from the poll before from_poll to
+ * the last one. Returns -1 when that stretch is shorter than one poll interval. */
+double replay_writes_per_min(const struct replay *r, unsigned phase, int from_poll);
+
+#endif
