@@ -5,8 +5,10 @@
  * each policy reaches in each phase is asserted. A policy change is tried here in a second
  * instead of in a two-hour `make bench`.
  *
- * A new policy joins every loop over POLICY_COUNT (--show) by itself. To see what each policy does on each trace (per
- * phase: polls, the value entering and leaving it, its range, writes per minute, the values poll by poll):
+ * To add an assertion: one line in expects[] or writes_bounds[] below. A new policy joins every
+ * loop over POLICY_COUNT (test_all_within_auto_max and --show) by itself; give it its own lines
+ * in the tables. To see what each policy does on each trace (per phase: polls, the value
+ * entering and leaving it, its range, writes per minute, the values poll by poll):
  *   build/tests/test_replay --show
  * The traces are read from tests/data/traces (make runs the tests from the top directory), or
  * from $REPLAY_TRACES.
@@ -38,6 +40,19 @@ traces_dir(void)
 	const char *d = getenv("REPLAY_TRACES");
 
 	return d && *d ? d : "tests/data/traces";
+}
+
+static void
+load(const char *name, struct trace *t)
+{
+	char path[512];
+	unsigned line = 0;
+	int r;
+
+	snprintf(path, sizeof(path), "%s/%s", traces_dir(), name);
+	r = trace_load(path, t, &line);
+	if (r < 0)
+		fail_msg("cannot load trace '%s': %s (line %u)", path, strerror(-r), line);
 }
 
 /* ---- the trace reader ---------------------------------------------------------------------- */
@@ -355,6 +370,352 @@ config_of(const char *setup, enum policy_kind policy, struct replay_config *rc)
 		replay_config_shipped(rc, policy);
 }
 
+/*
+ * What each policy does on the recorded traces. Each line: in trace's phase, with the daemon
+ * configured as setup ("max200": [limits] max = 200 and 1 s polls, as bench/run.sh ran it; "shipped":
+ * conf/autoswappiness.conf as installed: max = auto, which is 100 on the guest's disk swap, and
+ * 5 s polls while calm), the value
+ *   REACH  lies in [lo, hi] after at most `within` polls of the phase (0: it enters there);
+ *   SETTLE lies there from at most `within` polls on, to the phase's end;
+ *   HOLD   stays there from entering the phase through at least its `within`-th poll.
+ * Every seed must meet it. `why` says where the band and the count come from.
+ */
+enum expect_kind { REACH, SETTLE, HOLD };
+
+struct expect {
+	const char *trace, *setup;
+	enum policy_kind policy;
+	const char *phase;
+	enum expect_kind kind;
+	int lo, hi, within;
+	const char *why;
+};
+
+/* Where the numbers in `why` come from: the runs these traces were recorded in (README):
+ *   phased phase 1:            14.2 s at 200, 18.6 s at 100, 74.9 s at 0
+ *   phased phase 2:            swap-ins 12,398 at 200, 148 at 100, 0 at 0 (whole run)
+ *   responsiveness (wall):     30.6 s at 200, 40.4 s at 100, 123.4 s at 0
+ *   dirtier pass 1:            7.0 s at 200, 22.1 s at 100, 122.5 s at 0
+ * so 200 is the value to be at everywhere but phased's phase 2, where 0-100 are. */
+#define P1_WANTS_200 "200 wins phased phase 1 (14.2 s, 18.6 s at 100, 74.9 s at 0)"
+#define ISSUE13_P2   "issue 13 (adaptive in phase 2): "
+#define ISSUE13_ANON "issue 13 (adaptive where the anon set exceeds RAM): "
+#define AUTO_100     "max = auto is 100 on disk swap (policy_device_max); issue 13 item 2 asks whether it may go above"
+
+static const struct expect expects[] = {
+	/* phased, adaptive */
+	{"phased-s200.csv", "max200", POLICY_ADAPTIVE, "phase1", SETTLE, 150, 200, 9,
+	 P1_WANTS_200 ". adaptive climbs 10 + distress/4 a poll while file refaults dominate "
+		      "(up to 11,000/s, swap-ins at most 50/s); its first 4 polls see no refaults yet"},
+	{"phased-s200.csv", "max200", POLICY_ADAPTIVE, "phase2", HOLD, 150, 200, 2,
+	 ISSUE13_P2 "KNOWN BAD. It enters phase 2 high (the gap's file refaults raised it) and the "
+		    "first poll that shows swap-ins (the 2nd, 516/s) takes off only one additive step: still "
+		    "above 150, while each second at 200 swaps out the anon set. Item 3 wants it at 100 or "
+		    "below on that poll: a controller that does so must change this line"},
+	{"phased-s200.csv", "max200", POLICY_ADAPTIVE, "phase2", SETTLE, 0, 100, 3,
+	 "0-100 tie in phase 2; from the second fall in a row the step is half the value"},
+	{"phased-s100.csv", "max200", POLICY_ADAPTIVE, "phase2", HOLD, 180, 200, 14,
+	 ISSUE13_P2 "KNOWN BAD. The file refaults of the gap between the phases (266/s) raise it "
+		    "on entering phase 2 (\"rose to 191 on the first poll\"). At 100 the kernel shows no "
+		    "swap-ins in phase 2 (this trace), so nothing here brings it down; phased-s200 shows what "
+		    "the kernel does at that value"},
+	{"phased-s200.csv", "shipped", POLICY_ADAPTIVE, "phase1", SETTLE, 100, 100, 5, AUTO_100},
+	{"phased-s200.csv", "shipped", POLICY_ADAPTIVE, "phase2", SETTLE, 0, 50, 3,
+	 "swap-ins dominate: down, by half the value from the second fall on"},
+
+	/* phased, tendency */
+	{"phased-s200.csv", "max200", POLICY_TENDENCY, "phase1", REACH, 150, 200, 5,
+	 P1_WANTS_200 ": mapped/2 + distress + ck rises with distress (PSI some up to 80%, steal/scan "
+		      "down to 12%)"},
+	{"phased-s200.csv", "max200", POLICY_TENDENCY, "phase1", REACH, 50, 90, 13,
+	 "KNOWN BAD (issue 13: never oscillate): once reclaim is easy again distress falls and "
+	 "tendency drops back toward ck, though phase 1 still wants 200"},
+	{"phased-s200.csv", "max200", POLICY_TENDENCY, "phase2", REACH, 120, 200, 1,
+	 "KNOWN BAD (issue 13): distress is high while the anon set is swapped back in, so "
+	 "tendency goes up in phase 2, where 200 swapped in 80 times as much as 100"},
+	{"phased-s200.csv", "shipped", POLICY_TENDENCY, "phase1", REACH, 100, 100, 2, AUTO_100},
+
+	/* phased, ck: min(app centile, swap free), no rates: the idle anon set is 60% of RAM */
+	{"phased-s200.csv", "max200", POLICY_CK, "phase1", SETTLE, 50, 90, 1,
+	 "ck reads no rates: app centile 52-86 here, never above 100 though 200 wins phase 1"},
+	{"phased-s200.csv", "max200", POLICY_CK, "phase2", SETTLE, 20, 70, 0,
+	 "ck: app centile 58-64 while the active anon set is in, 24 once it exits"},
+
+	/* responsiveness: the anon set exceeds RAM, swap-ins at every value (issue 13) */
+	{"responsiveness-s200.csv", "max200", POLICY_ADAPTIVE, "pass1", SETTLE, 0, 10, 0,
+	 ISSUE13_ANON "KNOWN BAD. Swap-ins outnumber file refaults at every value, so it drives "
+		      "the value to 0 (already while the crowd starts), where 200 is best (30.6 s, 123.4 s at "
+		      "0)"},
+	{"responsiveness-s100.csv", "max200", POLICY_ADAPTIVE, "pass2", SETTLE, 0, 10, 1,
+	 ISSUE13_ANON "KNOWN BAD, as at 200"},
+	{"responsiveness-s0.csv", "max200", POLICY_ADAPTIVE, "pass1", REACH, 100, 200, 25,
+	 ISSUE13_ANON "at 0 the kernel throws file pages away instead, file refaults dominate and "
+		      "adaptive climbs: the refaults follow the value, so in closed loop it would chase its own "
+		      "effect"},
+	{"responsiveness-s200.csv", "max200", POLICY_TENDENCY, "pass1", SETTLE, 140, 200, 0,
+	 "tendency: distress high all along (PSI some above 50%), 150-194"},
+	{"responsiveness-s200.csv", "shipped", POLICY_TENDENCY, "pass1", SETTLE, 100, 100, 0,
+	 AUTO_100 ", where 200 is best here (30.6 s, 40.4 s at 100)"},
+	{"responsiveness-s200.csv", "max200", POLICY_CK, "pass1", SETTLE, 70, 95, 0, "ck: app centile 83-93"},
+
+	/* dirtier */
+	{"dirtier-s200.csv", "max200", POLICY_ADAPTIVE, "pass2", SETTLE, 0, 10, 0,
+	 ISSUE13_ANON "KNOWN BAD: swap-ins dominate, so 0, where pass 1 is fastest at 200 "
+		      "(7.0 s, 22.1 s at 100, 122.5 s at 0)"},
+	{"dirtier-s100.csv", "max200", POLICY_ADAPTIVE, "pass2", SETTLE, 0, 10, 3, ISSUE13_ANON "KNOWN BAD, as at 200"},
+	{"dirtier-s200.csv", "max200", POLICY_TENDENCY, "pass1", REACH, 150, 200, 3,
+	 "tendency: distress (PSI some up to 94%) drives it high within the first pass"},
+	{"dirtier-s200.csv", "shipped", POLICY_TENDENCY, "pass2", SETTLE, 100, 100, 0, AUTO_100},
+
+	/* compile: with one vCPU this build hardly pressures memory (file refaults rarely 64/s) */
+	{"compile-s200.csv", "max200", POLICY_ADAPTIVE, "run", SETTLE, 20, 80, 0,
+	 "adaptive: no evidence either way for most polls, small rises when file refaults pass 64/s"},
+	{"compile-s200.csv", "max200", POLICY_CK, "run", SETTLE, 20, 85, 0, "ck: app centile 25-79"},
+};
+
+/* Writes per minute in a steady stretch: from poll from_poll of the phase to its end, at least
+ * min_per_min and at most max_per_min (issue 13 item 4: never oscillate; a known oscillation
+ * is pinned from below, so that a fix must change its line). */
+struct writes_bound {
+	const char *trace, *setup;
+	enum policy_kind policy;
+	const char *phase;
+	int from_poll;
+	double min_per_min, max_per_min;
+	const char *why;
+};
+
+static const struct writes_bound writes_bounds[] = {
+	{"phased-s200.csv", "max200", POLICY_ADAPTIVE, "phase1", 11, 0, 6,
+	 "settled (see expects[]): file refaults keep dominating, the value holds"},
+	{"responsiveness-s200.csv", "max200", POLICY_ADAPTIVE, "pass2", 1, 0, 6, "at 0 and held"},
+	{"responsiveness-s0.csv", "max200", POLICY_CK, "pass1", 1, 0, 3, "ck moves only with the memory gauges"},
+	{"responsiveness-s200.csv", "shipped", POLICY_TENDENCY, "pass2", 1, 0, 0, "capped at 100: no writes"},
+	{"phased-s200.csv", "max200", POLICY_TENDENCY, "phase1", 1, 40, 60,
+	 "KNOWN BAD (issue 13 item 4, never oscillate): distress swings from poll to poll, and "
+	 "tendency with it; 48-56 writes/min over the seeds"},
+	{"dirtier-s200.csv", "max200", POLICY_TENDENCY, "pass2", 1, 20, 60,
+	 "KNOWN BAD (issue 13 item 4), as in phased: 23-52 writes/min over the seeds"},
+	{"compile-s200.csv", "max200", POLICY_TENDENCY, "run", 1, 10, 30,
+	 "KNOWN BAD (issue 13 item 4): swings 80 -> 180 -> 80 with each burst of reclaim; "
+	 "16.6-18.3 writes/min over the seeds"},
+	{"compile-s100.csv", "shipped", POLICY_ADAPTIVE, "run", 1, 0, 6,
+	 "small additive steps at the calm pace: 3.7-5.9 writes/min over the seeds"},
+};
+
+/* Traces are loaded once and kept for the run (freed at exit). */
+#define MAX_TRACES 64
+static struct {
+	char name[128];
+	struct trace t;
+} cache[MAX_TRACES];
+static unsigned n_cached;
+
+static const struct trace *
+trace_named(const char *name)
+{
+	for (unsigned i = 0; i < n_cached; i++)
+		if (strcmp(cache[i].name, name) == 0)
+			return &cache[i].t;
+	assert_true(n_cached < MAX_TRACES);
+	load(name, &cache[n_cached].t);
+	snprintf(cache[n_cached].name, sizeof(cache[n_cached].name), "%s", name);
+	return &cache[n_cached++].t;
+}
+
+static void
+free_traces(void)
+{
+	for (unsigned i = 0; i < n_cached; i++)
+		trace_free(&cache[i].t);
+	n_cached = 0;
+}
+
+/* "60 70 80 ..." : the values through a phase, for failure messages. */
+static const char *
+phase_text(const struct replay *r, unsigned phase)
+{
+	static char buf[2048];
+	int vals[MAX_PHASE_POLLS];
+	size_t n = replay_phase_values(r, phase, vals, MAX_PHASE_POLLS);
+
+	snprintf(buf, sizeof(buf), "entering %d, then", vals[0]);
+	for (size_t k = 1; k <= n && k < MAX_PHASE_POLLS && strlen(buf) < sizeof(buf) - 8; k++)
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), " %d", vals[k]);
+	return buf;
+}
+
+/* Runs fn on every seed's replay of trace under setup and policy: seed 0 is the trace as
+ * recorded, seeds 1..N_SEEDS add NOISE_PCT of noise. */
+static void
+each_seed(const char *trace, const char *setup, enum policy_kind policy,
+	  void (*fn)(const struct replay *r, unsigned seed, const void *arg), const void *arg)
+{
+	const struct trace *t = trace_named(trace);
+
+	for (unsigned seed = 0; seed <= N_SEEDS; seed++) {
+		struct replay_config rc;
+		struct replay r;
+
+		config_of(setup, policy, &rc);
+		rc.noise_pct = seed ? NOISE_PCT : 0;
+		rc.seed = seed;
+		assert_int_equal(replay_run(t, &rc, &r), 0);
+		fn(&r, seed, arg);
+		replay_free(&r);
+	}
+}
+
+static unsigned
+phase_or_fail(const struct trace *t, const char *trace, const char *phase)
+{
+	int ph = trace_phase(t, phase);
+
+	if (ph < 0)
+		fail_msg("%s has no phase '%s'", trace, phase);
+	return (unsigned)ph;
+}
+
+/* Every line's failing seeds are counted and the first one printed, so that one run shows
+ * all that a policy change breaks. */
+static unsigned failures, failing_seeds;
+
+/* Counts a failing seed; returns true for the first of its line (the one to print). */
+static bool
+first_failure(void)
+{
+	return failing_seeds++ == 0;
+}
+
+/* After a line's seeds: counts the line if any seed failed. */
+static void
+end_line(void)
+{
+	if (failing_seeds)
+		print_error("  (fails on %u of %u seeds)\n", failing_seeds, N_SEEDS + 1);
+	failures += failing_seeds > 0;
+	failing_seeds = 0;
+}
+
+static const char *const kind_names[] = {[REACH] = "reaches", [SETTLE] = "settles in", [HOLD] = "holds"};
+
+static void
+check_expect(const struct replay *r, unsigned seed, const void *arg)
+{
+	const struct expect *e = arg;
+	unsigned ph = phase_or_fail(r->trace, e->trace, e->phase);
+	bool ok;
+	int k;
+
+	switch (e->kind) {
+	case REACH:
+		k = replay_reach(r, ph, e->lo, e->hi);
+		ok = k >= 0 && k <= e->within;
+		break;
+	case SETTLE:
+		k = replay_settle(r, ph, e->lo, e->hi);
+		ok = k >= 0 && k <= e->within;
+		break;
+	case HOLD:
+	default:
+		k = replay_hold(r, ph, e->lo, e->hi) - 1; /* the last poll still in the band */
+		ok = k >= e->within;
+		break;
+	}
+	if (!ok && first_failure())
+		print_error("%s, %s config, %s, %s: %s %d..%d %s %d polls (want %d), seed %u: %s\n  why: %s\n",
+			    e->trace, e->setup, policy_name(e->policy), e->phase, kind_names[e->kind], e->lo, e->hi,
+			    e->kind == HOLD ? "for" : "after", k, e->within, seed, phase_text(r, ph), e->why);
+}
+
+static void
+test_expects(void **state)
+{
+	(void)state;
+	failures = 0;
+	for (size_t i = 0; i < sizeof(expects) / sizeof(expects[0]); i++) {
+		each_seed(expects[i].trace, expects[i].setup, expects[i].policy, check_expect, &expects[i]);
+		end_line();
+	}
+	if (failures)
+		fail_msg("%u of %zu lines of expects[] fail", failures, sizeof(expects) / sizeof(expects[0]));
+}
+
+static void
+check_writes(const struct replay *r, unsigned seed, const void *arg)
+{
+	const struct writes_bound *b = arg;
+	unsigned ph = phase_or_fail(r->trace, b->trace, b->phase);
+	double wpm = replay_writes_per_min(r, ph, b->from_poll);
+
+	if (wpm < 0)
+		fail_msg("%s, %s: phase %s has no stretch from poll %d", b->trace, policy_name(b->policy), b->phase,
+			 b->from_poll);
+	if ((wpm < b->min_per_min || wpm > b->max_per_min) && first_failure())
+		print_error("%s, %s config, %s, %s from poll %d: %.1f writes/min, want %.1f..%.1f, seed %u: %s\n"
+			    "  why: %s\n",
+			    b->trace, b->setup, policy_name(b->policy), b->phase, b->from_poll, wpm, b->min_per_min,
+			    b->max_per_min, seed, phase_text(r, ph), b->why);
+}
+
+static void
+test_steady_writes(void **state)
+{
+	(void)state;
+	failures = 0;
+	for (size_t i = 0; i < sizeof(writes_bounds) / sizeof(writes_bounds[0]); i++) {
+		each_seed(writes_bounds[i].trace, writes_bounds[i].setup, writes_bounds[i].policy, check_writes,
+			  &writes_bounds[i]);
+		end_line();
+	}
+	if (failures)
+		fail_msg("%u of %zu lines of writes_bounds[] fail", failures,
+			 sizeof(writes_bounds) / sizeof(writes_bounds[0]));
+}
+
+/* Every policy on every trace, shipped config: never above what max = auto allows for the
+ * trace's swap devices (policy_device_max: 100 on the disk swap recorded so far). A new
+ * trace or policy is covered without a line of its own. */
+static void
+test_all_within_auto_max(void **state)
+{
+	char pattern[512];
+	glob_t g;
+
+	(void)state;
+	snprintf(pattern, sizeof(pattern), "%s/*.csv", traces_dir());
+	assert_int_equal(glob(pattern, 0, NULL, &g), 0);
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		const char *base = strrchr(g.gl_pathv[i], '/');
+		const struct trace *t = trace_named(base ? base + 1 : g.gl_pathv[i]);
+		int cap = 0;
+
+		for (size_t k = 0; k < t->n_rows; k++)
+			if (policy_device_max(&t->rows[k].s) > cap)
+				cap = policy_device_max(&t->rows[k].s);
+		for (unsigned p = 0; p < POLICY_COUNT; p++) {
+			for (unsigned seed = 0; seed <= N_SEEDS; seed++) {
+				struct replay_config rc;
+				struct replay r;
+
+				replay_config_shipped(&rc, (enum policy_kind)p);
+				rc.noise_pct = seed ? NOISE_PCT : 0;
+				rc.seed = seed;
+				assert_int_equal(replay_run(t, &rc, &r), 0);
+				for (size_t k = 0; k < r.n_polls; k++)
+					if (r.polls[k].value > cap)
+						fail_msg("%s, shipped, %s, seed %u: %d at poll %zu, above max = auto "
+							 "(%d)",
+							 base ? base + 1 : g.gl_pathv[i],
+							 policy_name((enum policy_kind)p), seed, r.polls[k].value, k,
+							 cap);
+				replay_free(&r);
+			}
+		}
+	}
+	globfree(&g);
+}
+
 /* --show: what each policy does on each trace, per phase, over the seeds: the polls in the
  * phase, the value entering it, the range of values after its polls, the range of values it
  * ends at, the most writes per minute of any seed; and seed 0's values poll by poll. */
@@ -462,8 +823,8 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_trace_parse_good),  cmocka_unit_test(test_trace_parse_bad),
 		cmocka_unit_test(test_trace_load_errors), cmocka_unit_test(test_replay_schedule),
 		cmocka_unit_test(test_replay_pipeline),	  cmocka_unit_test(test_replay_noise),
-		cmocka_unit_test(test_traces_load),
-
+		cmocka_unit_test(test_traces_load),	  cmocka_unit_test(test_expects),
+		cmocka_unit_test(test_steady_writes),	  cmocka_unit_test(test_all_within_auto_max),
 	};
 	const struct CMUnitTest load_only[] = {cmocka_unit_test(test_traces_load)};
 	int rc;
@@ -477,5 +838,6 @@ main(int argc, char **argv)
 		return 2;
 	}
 	rc = cmocka_run_group_tests(tests, NULL, NULL);
+	free_traces();
 	return rc;
 }
