@@ -28,47 +28,50 @@ noisy(uint64_t delta, unsigned pct, uint64_t *rng)
 	return (uint64_t)(v / 1000);
 }
 
-/* A copy of the samples whose counters move by noisy deltas: the rates a policy reads
- * vary by up to noise_pct around the recorded ones, the gauges (meminfo) stay. */
-static void
-add_noise(const struct trace *t, struct sample *out, unsigned pct, uint64_t seed)
-{
-	uint64_t rng = seed;
+/* The counters a policy takes rates of; noise multiplies their deltas. */
+#define EACH_COUNTER(X)                                                                                                \
+	X(pgscan_pages)                                                                                                \
+	X(pgsteal_pages)                                                                                               \
+	X(pswpin_pages)                                                                                                \
+	X(pswpout_pages)                                                                                               \
+	X(refault_anon_pages)                                                                                          \
+	X(refault_file_pages)                                                                                          \
+	X(psi.some_total_us)                                                                                           \
+	X(psi.full_total_us)
 
-	for (size_t i = 0; i < t->n_rows; i++)
-		out[i] = t->rows[i].s;
-	if (pct == 0)
+/* Appends to out the sample that follows prev (NULL: the first) when the kernel went from
+ * a to b: b's gauges, prev's counters moved by b - a times the noise, time by b - a. */
+static void
+step_sample(const struct sample *prev, const struct sample *a, const struct sample *b, unsigned pct, uint64_t *rng,
+	    struct sample *out)
+{
+	*out = *b;
+	if (!prev)
 		return;
-	for (size_t i = 1; i < t->n_rows; i++) {
-		const struct sample *a = &t->rows[i - 1].s, *b = &t->rows[i].s;
-		struct sample *p = &out[i - 1], *q = &out[i];
-#define NOISE(field) q->field = p->field + noisy(b->field > a->field ? b->field - a->field : 0, pct, &rng)
-		NOISE(pgscan_pages);
-		NOISE(pgsteal_pages);
-		NOISE(pswpin_pages);
-		NOISE(pswpout_pages);
-		NOISE(refault_anon_pages);
-		NOISE(refault_file_pages);
-		NOISE(psi.some_total_us);
-		NOISE(psi.full_total_us);
-#undef NOISE
-	}
+	if (!a)
+		a = b; /* the trace's first row: nothing moved */
+	out->time_us = prev->time_us + (b->time_us > a->time_us ? b->time_us - a->time_us : 0);
+#define STEP(field) out->field = prev->field + noisy(b->field > a->field ? b->field - a->field : 0, pct, rng);
+	EACH_COUNTER(STEP)
+#undef STEP
 }
 
 /* Would the PSI trigger ("some" trigger_ms within CONFIG_PSI_WINDOW_MS) have fired by row i? */
 static bool
-psi_fires(const struct trace *t, const struct sample *s, size_t i, unsigned trigger_ms)
+psi_fires(const struct trace *t, size_t i, unsigned trigger_ms)
 {
+	const struct sample *si = &t->rows[i].s, *sj;
 	size_t j = i;
 
-	if (trigger_ms == 0 || !s[i].has_psi)
+	if (trigger_ms == 0 || !si->has_psi)
 		return false;
 	while (j > 0 && t->rows[j - 1].t_ms + CONFIG_PSI_WINDOW_MS >= t->rows[i].t_ms)
 		j--;
-	if (j == i || !s[j].has_psi)
+	sj = &t->rows[j].s;
+	if (j == i || !sj->has_psi)
 		return false;
-	return s[i].psi.some_total_us >= s[j].psi.some_total_us &&
-	       s[i].psi.some_total_us - s[j].psi.some_total_us >= (uint64_t)trigger_ms * 1000u;
+	return si->psi.some_total_us >= sj->psi.some_total_us &&
+	       si->psi.some_total_us - sj->psi.some_total_us >= (uint64_t)trigger_ms * 1000u;
 }
 
 void
@@ -91,40 +94,150 @@ replay_config_max200(struct replay_config *ret, enum policy_kind policy)
  * first row from T minus this much (sd-event fires within a tenth of the interval). */
 #define REPLAY_ROW_SLACK_MS 250
 
-int
-replay_run(const struct trace *t, const struct replay_config *rc, struct replay *ret)
+/* Where the rows come from: next() appends the row that follows, given the knob's value now
+ * (a recorded trace ignores it). Returns 1, 0 at the end, or a negative errno. */
+struct source {
+	int (*next)(struct source *src, int knob, struct trace *out);
+	const struct trace *t;	      /* open loop */
+	const struct replay_world *w; /* closed loop */
+	const struct trace *ref;      /* the trace whose phases the closed loop walks */
+	unsigned pct;
+	uint64_t rng;
+	size_t row;	/* open loop: the next row */
+	unsigned phase; /* closed loop: the phase (of ref) and the share of it done */
+	double done;
+};
+
+/* Room for 64 rows, doubled each time a power of two from 64 on is reached: the capacity is
+ * always the next power of two, so it needs no field of its own. */
+static int
+append_row(struct trace *out, const struct trace_row *row)
 {
-	struct replay r = {.trace = t, .start_value = rc->start_value};
+	if (out->n_rows >= 64 && (out->n_rows & (out->n_rows - 1)) == 0) {
+		struct trace_row *n = realloc(out->rows, 2 * out->n_rows * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		out->rows = n;
+	} else if (out->n_rows == 0) {
+		out->rows = malloc(64 * sizeof(*out->rows));
+		if (!out->rows)
+			return -ENOMEM;
+	}
+	out->rows[out->n_rows++] = *row;
+	return 0;
+}
+
+static int
+next_recorded(struct source *src, int knob, struct trace *out)
+{
+	const struct trace *t = src->t;
+	struct trace_row row;
+
+	(void)knob;
+	if (src->row == t->n_rows)
+		return 0;
+	row = t->rows[src->row];
+	step_sample(out->n_rows ? &out->rows[out->n_rows - 1].s : NULL, src->row ? &t->rows[src->row - 1].s : NULL,
+		    &t->rows[src->row].s, src->pct, &src->rng, &row.s);
+	row.t_ms = row.s.time_us / 1000u;
+	src->row++;
+	return append_row(out, &row) < 0 ? -ENOMEM : 1;
+}
+
+/* The rows of trace k in phase p (by name): [*first, *first + count). */
+static size_t
+phase_rows(const struct trace *t, const char *name, size_t *first)
+{
+	int p = trace_phase(t, name);
+	size_t n = 0;
+
+	*first = 0;
+	for (size_t i = 0; p >= 0 && i < t->n_rows; i++) {
+		if (t->rows[i].phase != (unsigned)p)
+			continue;
+		if (n++ == 0)
+			*first = i;
+	}
+	return n;
+}
+
+static int
+next_mixed(struct source *src, int knob, struct trace *out)
+{
+	const struct replay_world *w = src->w;
+	const struct trace *t;
+	struct trace_row row;
+	size_t first = 0, len = 0, i;
+	unsigned k = 0;
+
+	/* The trace recorded nearest the knob's value (the lower one on a tie). */
+	for (unsigned j = 1; j < w->n; j++) {
+		int dj = abs(w->settings[j] - knob), dk = abs(w->settings[k] - knob);
+
+		if (dj < dk || (dj == dk && w->settings[j] < w->settings[k]))
+			k = j;
+	}
+	t = w->traces[k];
+	/* A phase the chosen trace lacks (no "post" row in that run) is skipped. */
+	while (src->phase < src->ref->n_phases && (len = phase_rows(t, src->ref->phases[src->phase], &first)) == 0) {
+		src->phase++;
+		src->done = 0;
+	}
+	if (src->phase == src->ref->n_phases)
+		return 0;
+	i = first + (size_t)(src->done * (double)len);
+	if (i >= first + len)
+		i = first + len - 1;
+	row = t->rows[i];
+	row.phase = src->phase;
+	row.swappiness = w->settings[k];
+	step_sample(out->n_rows ? &out->rows[out->n_rows - 1].s : NULL, i ? &t->rows[i - 1].s : NULL, &t->rows[i].s,
+		    src->pct, &src->rng, &row.s);
+	row.t_ms = row.s.time_us / 1000u;
+	/* One row of a phase that took len rows at this value: 1/len of it done. */
+	src->done += 1.0 / (double)len;
+	if (src->done > 1.0 - 1e-9) {
+		src->phase++;
+		src->done = 0;
+	}
+	return append_row(out, &row) < 0 ? -ENOMEM : 1;
+}
+
+static int
+run(struct source *src, const struct replay_config *rc, const struct trace *phases_of, struct replay *ret)
+{
+	struct replay r = {.start_value = rc->start_value};
 	struct policy_state pstate = {0};
 	struct regulator reg;
-	struct sample *s;
-	const struct sample *prev = NULL;
+	struct trace *syn;
+	size_t cap = 0;
 	uint64_t due_ms = 0;
-	int knob = rc->start_value, rv = 0;
+	int knob = rc->start_value, rv;
 
 	regulator_reset(&reg);
-	s = calloc(t->n_rows, sizeof(*s));
-	r.polls = calloc(t->n_rows, sizeof(*r.polls));
-	if (!s || !r.polls) {
-		free(s);
-		free(r.polls);
+	syn = calloc(1, sizeof(*syn));
+	if (!syn)
 		return -ENOMEM;
-	}
-	add_noise(t, s, rc->noise_pct, rc->seed);
-	for (size_t i = 0; i < t->n_rows; i++) {
+	memcpy(syn->phases, phases_of->phases, sizeof(syn->phases));
+	syn->n_phases = phases_of->n_phases;
+	r.own = syn;
+	r.trace = syn;
+	for (size_t i = 0; (rv = src->next(src, knob, syn)) > 0; i++) {
 		const struct config *c = &rc->cfg;
+		const struct sample *cur = &syn->rows[i].s;
 		struct policy_result pr;
 		struct regulator_decision dec;
 		struct regulator_limits lim;
 		struct replay_poll *p;
-		bool timer = i == 0 || t->rows[i].t_ms + REPLAY_ROW_SLACK_MS >= due_ms;
-		bool wake = !timer && psi_fires(t, s, i, c->psi_trigger_ms);
+		bool timer = r.n_polls == 0 || syn->rows[i].t_ms + REPLAY_ROW_SLACK_MS >= due_ms;
+		bool wake = !timer && psi_fires(syn, i, c->psi_trigger_ms);
 		int max;
 
 		if (!timer && !wake)
 			continue;
 		/* daemon.c poll_once: resolve max, evaluate, regulate, observe, write. */
-		max = c->max == CONFIG_MAX_AUTO ? policy_device_max(&s[i]) : c->max;
+		max = c->max == CONFIG_MAX_AUTO ? policy_device_max(cur) : c->max;
 		lim = (struct regulator_limits){
 			.min = c->min < max ? c->min : max,
 			.max = max,
@@ -132,17 +245,28 @@ replay_run(const struct trace *t, const struct replay_config *rc, struct replay 
 			.smoothing_pct = c->smoothing_pct,
 			.kernel_max = rc->kernel_max,
 		};
-		rv = policy_evaluate(c->policy, &pstate, prev, &s[i], &pr);
+		rv = policy_evaluate(c->policy, &pstate, r.n_polls ? &syn->rows[r.polls[r.n_polls - 1].row].s : NULL,
+				     cur, &pr);
 		if (rv >= 0)
 			rv = regulator_next(&reg, &lim, pr.target, knob, &dec);
 		if (rv < 0)
-			goto fail;
+			break;
 		policy_observe(&pstate, dec.value);
+		if (r.n_polls == cap) {
+			struct replay_poll *n = realloc(r.polls, (cap ? 2 * cap : 64) * sizeof(*n));
+
+			if (!n) {
+				rv = -ENOMEM;
+				break;
+			}
+			r.polls = n;
+			cap = cap ? 2 * cap : 64;
+		}
 		p = &r.polls[r.n_polls++];
 		*p = (struct replay_poll){
 			.row = i,
-			.phase = t->rows[i].phase,
-			.t_ms = t->rows[i].t_ms,
+			.phase = syn->rows[i].phase,
+			.t_ms = syn->rows[i].t_ms,
 			.target = pr.target,
 			.wrote = dec.verdict == REGULATOR_WRITE,
 			.active = pr.active,
@@ -154,18 +278,59 @@ replay_run(const struct trace *t, const struct replay_config *rc, struct replay 
 		}
 		p->value = knob;
 		/* next_interval_ms: the busy pace after a poll that saw pressure. */
-		due_ms = t->rows[i].t_ms +
+		due_ms = syn->rows[i].t_ms +
 			 (pr.active && c->busy_interval_ms < c->interval_ms ? c->busy_interval_ms : c->interval_ms);
-		prev = &s[i];
 	}
-	/* The rows are no longer needed: queries read the polls. */
-	free(s);
+	if (rv < 0) {
+		replay_free(&r);
+		return rv;
+	}
 	*ret = r;
 	return 0;
-fail:
-	free(s);
-	free(r.polls);
-	return rv;
+}
+
+int
+replay_run(const struct trace *t, const struct replay_config *rc, struct replay *ret)
+{
+	struct source src = {.next = next_recorded, .t = t, .pct = rc->noise_pct, .rng = rc->seed};
+
+	return run(&src, rc, t, ret);
+}
+
+/* Whether sub's phases appear in ref in the same order (sub may lack some). */
+static bool
+phases_within(const struct trace *sub, const struct trace *ref)
+{
+	unsigned j = 0;
+
+	for (unsigned p = 0; p < sub->n_phases; p++) {
+		while (j < ref->n_phases && strcmp(ref->phases[j], sub->phases[p]) != 0)
+			j++;
+		if (j++ == ref->n_phases)
+			return false;
+	}
+	return true;
+}
+
+int
+replay_run_world(const struct replay_world *w, const struct replay_config *rc, struct replay *ret)
+{
+	struct source src = {.next = next_mixed, .w = w, .pct = rc->noise_pct, .rng = rc->seed};
+	const struct trace *ref;
+
+	if (w->n == 0 || w->n > REPLAY_MAX_WORLD)
+		return -EINVAL;
+	/* The phases are walked in the order of the trace that has the most (a run may lack a
+	 * "post" row, say); every trace's phases must come in that order. */
+	ref = w->traces[0];
+	for (unsigned k = 1; k < w->n; k++)
+		if (w->traces[k]->n_phases > ref->n_phases)
+			ref = w->traces[k];
+	for (unsigned k = 0; k < w->n; k++)
+		if (!phases_within(w->traces[k], ref))
+			return -EINVAL;
+	src.ref = ref;
+	return run(&src, rc, ref, ret);
 }
 
 void
@@ -174,6 +339,12 @@ replay_free(struct replay *r)
 	free(r->polls);
 	r->polls = NULL;
 	r->n_polls = 0;
+	if (r->own) {
+		trace_free(r->own);
+		free(r->own);
+		r->own = NULL;
+	}
+	r->trace = NULL;
 }
 
 size_t
@@ -238,6 +409,30 @@ replay_hold(const struct replay *r, unsigned phase, int lo, int hi)
 	while (k <= n && k < REPLAY_MAX_PHASE_POLLS && vals[k] >= lo && vals[k] <= hi)
 		k++;
 	return (int)k;
+}
+
+uint64_t
+replay_phase_ms(const struct replay *r, unsigned phase)
+{
+	const struct trace *t = r->trace;
+	uint64_t ms = 0;
+
+	for (size_t i = 1; i < t->n_rows; i++)
+		if (t->rows[i].phase == phase)
+			ms += t->rows[i].t_ms - t->rows[i - 1].t_ms;
+	return ms;
+}
+
+uint64_t
+replay_phase_swapins(const struct replay *r, unsigned phase)
+{
+	const struct trace *t = r->trace;
+	uint64_t pages = 0;
+
+	for (size_t i = 1; i < t->n_rows; i++)
+		if (t->rows[i].phase == phase && t->rows[i].s.pswpin_pages > t->rows[i - 1].s.pswpin_pages)
+			pages += t->rows[i].s.pswpin_pages - t->rows[i - 1].s.pswpin_pages;
+	return pages;
 }
 
 double

@@ -32,11 +32,21 @@ struct replay_poll {
 };
 
 struct replay {
-	const struct trace *trace;
+	const struct trace *trace; /* the rows the policy read (noise included), and the phases */
+	struct trace *own;	   /* the same, owned: freed by replay_free */
 	int start_value;
 	struct replay_poll *polls;
 	size_t n_polls;
 	unsigned writes;
+};
+
+/* One workload recorded at several static values: traces[k] at settings[k], their phases in
+ * the same order (a trace may lack some, such as a "post" row). */
+#define REPLAY_MAX_WORLD 8
+struct replay_world {
+	const struct trace *traces[REPLAY_MAX_WORLD];
+	int settings[REPLAY_MAX_WORLD];
+	unsigned n;
 };
 
 /*
@@ -49,6 +59,20 @@ struct replay {
  * regulator_next refuse (a bad config), -ENOMEM.
  */
 int replay_run(const struct trace *t, const struct replay_config *rc, struct replay *ret);
+
+/*
+ * Replays a closed loop, roughly: each row comes from the trace recorded at the setting
+ * nearest the knob's value now, at the same share of the phase done (a phase that took 75
+ * rows at 0 and 15 at 200 is a fifth done after 15 rows at 0 or 3 at 200), its counters
+ * moving by that trace's deltas and its gauges taken from it. So a policy's choices change
+ * what it sees and how long each phase lasts. What it cannot know: the kernel's state
+ * depends on the path (after 10 s at 200 the anon set is out, and at 100 it comes back in
+ * with swap-ins that no trace at 100 shows). The phases are those of the trace that has the
+ * most; a phase the chosen trace lacks is skipped. Returns as replay_run, and -EINVAL when
+ * the traces' phases come in different orders, or w has no trace or more than
+ * REPLAY_MAX_WORLD.
+ */
+int replay_run_world(const struct replay_world *w, const struct replay_config *rc, struct replay *ret);
 
 void replay_free(struct replay *r);
 
@@ -79,6 +103,13 @@ int replay_settle(const struct replay *r, unsigned phase, int lo, int hi);
 /* Polls into phase for which the value stays in [lo, hi] from entering it: 0 when it enters
  * outside, n (the phase's polls) + 1 when it never leaves. Returns that count. */
 int replay_hold(const struct replay *r, unsigned phase, int lo, int hi);
+
+/* Milliseconds the replayed rows spent in phase (in a closed loop, how long the workload took
+ * there). Returns that. */
+uint64_t replay_phase_ms(const struct replay *r, unsigned phase);
+
+/* Pages swapped in during phase (the rows' pswpin). Returns that. */
+uint64_t replay_phase_swapins(const struct replay *r, unsigned phase);
 
 /* Writes per minute in phase, counting from its poll number from_poll (1-based: 1 is
  * the whole phase) to its last poll, over the time from the poll before from_poll to

@@ -5,9 +5,14 @@
  * each policy reaches in each phase is asserted. A policy change is tried here in a second
  * instead of in a two-hour `make bench`.
  *
- * To add an assertion: one line in expects[] or writes_bounds[] below. A new policy joins every
- * loop over POLICY_COUNT (test_all_within_auto_max and --show) by itself; give it its own lines
- * in the tables. To see what each policy does on each trace (per phase: polls, the value
+ * Two ways to replay: open loop (replay_run: one trace, whatever the policy writes) and a rough
+ * closed loop (replay_run_world: each row from the trace recorded nearest the value written, so
+ * the policy's choices change what it sees and how long a phase lasts; replay.h says what it
+ * cannot model).
+ *
+ * To add an assertion: one line in expects[], writes_bounds[] or world_bounds[] below. A new
+ * policy joins every loop over POLICY_COUNT (test_all_within_auto_max and --show) by itself;
+ * give it its own lines in the tables. To see what each policy does on each trace (per phase: polls, the value
  * entering and leaving it, its range, writes per minute, the values poll by poll):
  *   build/tests/test_replay --show
  * The traces are read from tests/data/traces (make runs the tests from the top directory), or
@@ -331,6 +336,104 @@ test_replay_noise(void **state)
 	replay_free(&c);
 }
 
+/* A workload recorded at value `setting`: phase x takes x_rows, then y 5 rows; each row of x
+ * swaps in 100 pages at 0 and 1000 at 200 (so a row tells which trace it came from). */
+static void
+world_trace(struct trace *t, struct trace_row *rows, unsigned x_rows, int setting)
+{
+	memset(t, 0, sizeof(*t));
+	snprintf(t->phases[0], TRACE_PHASE_LEN, "x");
+	snprintf(t->phases[1], TRACE_PHASE_LEN, "y");
+	t->n_phases = 2;
+	for (unsigned i = 0; i < x_rows + 5; i++) {
+		struct sample *s = &rows[i].s;
+
+		memset(&rows[i], 0, sizeof(rows[i]));
+		rows[i].t_ms = i * 1000u;
+		rows[i].phase = i < x_rows ? 0 : 1;
+		s->time_us = rows[i].t_ms * 1000u;
+		s->mem_total_kib = 1000000;
+		s->mem_free_kib = 500000;
+		s->swap_total_kib = s->swap_free_kib = 1000000;
+		s->has_vmstat = true;
+		s->pswpin_pages = (setting ? 1000u : 100u) * (i < x_rows ? i : x_rows);
+	}
+	t->rows = rows;
+	t->n_rows = x_rows + 5;
+}
+
+static void
+test_replay_world(void **state)
+{
+	static struct trace_row rows0[15], rows200[9];
+	struct trace t0, t200, other;
+	struct replay_world w;
+	struct replay_config rc;
+	struct replay r;
+
+	(void)state;
+	world_trace(&t0, rows0, 10, 0);
+	world_trace(&t200, rows200, 4, 200);
+	w = (struct replay_world){.traces = {&t0, &t200}, .settings = {0, 200}, .n = 2};
+
+	/* Held at 200 (min = max = 200, starting there): phase x lasts its 4 rows at 200, and
+	 * every row swaps in at 200's rate. */
+	replay_config_max200(&rc, POLICY_CK);
+	rc.cfg.min = 200;
+	rc.start_value = 200;
+	assert_int_equal(replay_run_world(&w, &rc, &r), 0);
+	assert_int_equal(r.trace->n_rows, 9);
+	assert_int_equal(replay_phase_ms(&r, 0), 3000); /* 4 rows: 3 s between the first and last */
+	assert_int_equal(replay_phase_swapins(&r, 0), 3000);
+	assert_int_equal(replay_phase_ms(&r, 1), 5000);
+	replay_free(&r);
+
+	/* Held at 0: 10 rows at 100 pages each. */
+	rc.cfg.min = 0;
+	rc.cfg.max = 0;
+	rc.start_value = 0;
+	assert_int_equal(replay_run_world(&w, &rc, &r), 0);
+	assert_int_equal(r.trace->n_rows, 15);
+	assert_int_equal(replay_phase_swapins(&r, 0), 900);
+	replay_free(&r);
+
+	/* At 100, halfway, the lower trace is the nearer: as at 0. */
+	rc.cfg.min = rc.cfg.max = 100;
+	rc.start_value = 100;
+	assert_int_equal(replay_run_world(&w, &rc, &r), 0);
+	assert_int_equal(r.trace->n_rows, 15);
+	replay_free(&r);
+
+	/* Starting at 0 and written 200 at the first poll: the first row comes from the trace at
+	 * 0 (a tenth of x done), the rest of x from the one at 200 (3.6 of its 4 rows: 4 more). */
+	rc.cfg.min = rc.cfg.max = 200;
+	rc.start_value = 0;
+	assert_int_equal(replay_run_world(&w, &rc, &r), 0);
+	assert_int_equal(r.trace->rows[0].swappiness, 0);
+	assert_int_equal(r.trace->rows[1].swappiness, 200);
+	assert_int_equal(r.trace->n_rows, 1 + 4 + 5);
+	replay_free(&r);
+
+	/* A trace with one more phase (z after y) sets the phases; the one without z skips it. */
+	world_trace(&other, rows200, 4, 200);
+	snprintf(other.phases[2], TRACE_PHASE_LEN, "z");
+	other.n_phases = 3;
+	rows200[8].phase = 2;
+	w.traces[1] = &other;
+	rc.cfg.min = rc.cfg.max = rc.start_value = 0;
+	assert_int_equal(replay_run_world(&w, &rc, &r), 0);
+	assert_int_equal(r.trace->n_phases, 3);
+	assert_int_equal(r.trace->n_rows, 15); /* all of the trace at 0, no z */
+	replay_free(&r);
+
+	/* Phases in another order cannot be walked in step. */
+	snprintf(other.phases[0], TRACE_PHASE_LEN, "y");
+	snprintf(other.phases[1], TRACE_PHASE_LEN, "x");
+	assert_int_equal(replay_run_world(&w, &rc, &r), -EINVAL);
+	w.n = 0;
+	assert_int_equal(replay_run_world(&w, &rc, &r), -EINVAL);
+}
+
 /* ---- the recorded traces --------------------------------------------------------------------- */
 
 static void
@@ -378,7 +481,8 @@ config_of(const char *setup, enum policy_kind policy, struct replay_config *rc)
  *   REACH  lies in [lo, hi] after at most `within` polls of the phase (0: it enters there);
  *   SETTLE lies there from at most `within` polls on, to the phase's end;
  *   HOLD   stays there from entering the phase through at least its `within`-th poll.
- * Every seed must meet it. `why` says where the band and the count come from.
+ * Every seed must meet it. `why` says where the band and the count come from. These are open
+ * loop: the trace shows what the kernel did at its static value, whatever the policy writes.
  */
 enum expect_kind { REACH, SETTLE, HOLD };
 
@@ -503,6 +607,49 @@ static const struct writes_bound writes_bounds[] = {
 	 "small additive steps at the calm pace: 3.7-5.9 writes/min over the seeds"},
 };
 
+/*
+ * Closed loop (replay_run_world: each row from the trace recorded nearest the value written):
+ * how long a phase lasts and how much it swaps in, when each policy picks the value. The
+ * statics in the same world, for scale (seed 0, `build/tests/test_replay --show`):
+ *   phased phase 1:      15.2 s at 200, 19.0 s at 100, 74.0 s at 0
+ *   phased phase 2:      12,258 pages swapped in at 200, 31 at 100, 0 at 0
+ *   responsiveness pass 1: 10.0 s at 200, 19.1 s at 100, 73.6 s at 0
+ * The world has no memory of the path (see replay.h): it judges a policy's choices, not the
+ * kernel's history. Bounds hold for every seed; ms_hi/in_hi of -1: not checked.
+ */
+struct world_bound {
+	const char *workload, *setup;
+	enum policy_kind policy;
+	const char *phase;
+	long ms_lo, ms_hi, in_lo, in_hi;
+	const char *why;
+};
+
+static const struct world_bound world_bounds[] = {
+	{"phased", "max200", POLICY_ADAPTIVE, "phase1", 20000, 22000, 0, -1,
+	 "KNOWN BAD: 21.5 s, slower than static 100 (19.0 s): it starts from ck and climbs 10 a "
+	 "poll while 200 would take 15.2 s. Issue 13's target (within 5% of the best static) is "
+	 "16.0 s: a controller that gets there must change this line"},
+	{"phased", "max200", POLICY_ADAPTIVE, "phase2", 0, -1, 2000, 5000,
+	 ISSUE13_P2 "KNOWN BAD: 2,851-3,721 pages swapped in (static 100: 31), the overshoot "
+		    "into phase 2"},
+	{"phased", "max200", POLICY_TENDENCY, "phase2", 0, -1, 2000, 6000,
+	 "KNOWN BAD (issue 13): 3,456-4,410 pages swapped in, tendency rises with the distress of "
+	 "phase 2"},
+	{"phased", "shipped", POLICY_TENDENCY, "phase1", 21000, 23000, 0, -1,
+	 "the shipped default: 22.0 s, about static 100 (19.0 s) and 45% behind 200 (15.2 s); " AUTO_100},
+	{"responsiveness", "max200", POLICY_ADAPTIVE, "pass1", 35000, 45000, 0, -1,
+	 ISSUE13_ANON "KNOWN BAD: 40.1 s, four times static 200's 10.0 s"},
+	{"responsiveness", "max200", POLICY_TENDENCY, "pass1", 0, 10500, 0, -1,
+	 "tendency sits at 150-190 here: within 5% of static 200's 10.0 s"},
+	{"responsiveness", "shipped", POLICY_TENDENCY, "pass1", 20000, 22000, 0, -1,
+	 "the shipped default: 21.1 s, twice static 200's 10.0 s; " AUTO_100},
+	{"dirtier", "max200", POLICY_ADAPTIVE, "pass1", 20000, 23000, 0, -1,
+	 ISSUE13_ANON "KNOWN BAD: 22.0 s as at 100, where 200 takes 7.0 s"},
+	{"dirtier", "max200", POLICY_TENDENCY, "pass1", 0, 17000, 0, -1,
+	 "tendency: 15.6-16.4 s, high after 3 polls (200: 7.0 s, 100: 22.0 s)"},
+};
+
 /* Traces are loaded once and kept for the run (freed at exit). */
 #define MAX_TRACES 64
 static struct {
@@ -529,6 +676,31 @@ free_traces(void)
 	for (unsigned i = 0; i < n_cached; i++)
 		trace_free(&cache[i].t);
 	n_cached = 0;
+}
+
+/* The traces of one workload (WORKLOAD-sN.csv for every N found) as a closed-loop world.
+ * Returns the number of traces (0: none). */
+static unsigned
+world_of(const char *workload, struct replay_world *w)
+{
+	char pattern[512];
+	glob_t g;
+
+	memset(w, 0, sizeof(*w));
+	snprintf(pattern, sizeof(pattern), "%s/%s-s*.csv", traces_dir(), workload);
+	if (glob(pattern, 0, NULL, &g) != 0)
+		return 0;
+	for (size_t i = 0; i < g.gl_pathc && w->n < REPLAY_MAX_WORLD; i++) {
+		const char *base = strrchr(g.gl_pathv[i], '/');
+		const char *num;
+
+		base = base ? base + 1 : g.gl_pathv[i];
+		num = base + strlen(workload) + 2;
+		w->settings[w->n] = atoi(num);
+		w->traces[w->n++] = trace_named(base);
+	}
+	globfree(&g);
+	return w->n;
 }
 
 /* "60 70 80 ..." : the values through a phase, for failure messages. */
@@ -716,6 +888,74 @@ test_all_within_auto_max(void **state)
 	globfree(&g);
 }
 
+/* "any" for a bound of -1, else v / div. */
+static const char *
+bound_text(long v, long div, char *buf)
+{
+	if (v < 0)
+		return "any";
+	if (div == 1)
+		snprintf(buf, 32, "%ld", v);
+	else
+		snprintf(buf, 32, "%.1f", (double)v / (double)div);
+	return buf;
+}
+
+static void
+test_world_bounds(void **state)
+{
+	(void)state;
+	failures = 0;
+	for (size_t i = 0; i < sizeof(world_bounds) / sizeof(world_bounds[0]); i++) {
+		const struct world_bound *b = &world_bounds[i];
+		struct replay_world w;
+		long ms_min = -1, ms_max = -1, in_min = -1, in_max = -1;
+		char hi_ms[32], hi_in[32];
+		int ph;
+
+		if (world_of(b->workload, &w) < 2)
+			fail_msg("%s: fewer than two traces for a world", b->workload);
+		ph = trace_phase(w.traces[0], b->phase);
+		if (ph < 0)
+			fail_msg("%s has no phase '%s'", b->workload, b->phase);
+		for (unsigned seed = 0; seed <= N_SEEDS; seed++) {
+			struct replay_config rc;
+			struct replay r;
+			long ms, in;
+			int rph;
+
+			config_of(b->setup, b->policy, &rc);
+			rc.noise_pct = seed ? NOISE_PCT : 0;
+			rc.seed = seed;
+			assert_int_equal(replay_run_world(&w, &rc, &r), 0);
+			rph = trace_phase(r.trace, b->phase);
+			ms = (long)replay_phase_ms(&r, (unsigned)rph);
+			in = (long)replay_phase_swapins(&r, (unsigned)rph);
+			ms_min = ms_min < 0 || ms < ms_min ? ms : ms_min;
+			ms_max = ms > ms_max ? ms : ms_max;
+			in_min = in_min < 0 || in < in_min ? in : in_min;
+			in_max = in > in_max ? in : in_max;
+			if ((ms < b->ms_lo || (b->ms_hi >= 0 && ms > b->ms_hi) || in < b->in_lo ||
+			     (b->in_hi >= 0 && in > b->in_hi)) &&
+			    first_failure())
+				print_error("%s world, %s config, %s, %s: %.1f s and %ld pages swapped in, want "
+					    "%.1f..%s s and %ld..%s pages, seed %u: %s\n  why: %s\n",
+					    b->workload, b->setup, policy_name(b->policy), b->phase,
+					    (double)ms / 1000.0, in, (double)b->ms_lo / 1000.0,
+					    bound_text(b->ms_hi, 1000, hi_ms), b->in_lo, bound_text(b->in_hi, 1, hi_in),
+					    seed, phase_text(&r, (unsigned)rph), b->why);
+			replay_free(&r);
+		}
+		if (failing_seeds)
+			print_error("  over the seeds: %.1f..%.1f s, %ld..%ld pages\n", (double)ms_min / 1000.0,
+				    (double)ms_max / 1000.0, in_min, in_max);
+		end_line();
+	}
+	if (failures)
+		fail_msg("%u of %zu lines of world_bounds[] fail", failures,
+			 sizeof(world_bounds) / sizeof(world_bounds[0]));
+}
+
 /* --show: what each policy does on each trace, per phase, over the seeds: the polls in the
  * phase, the value entering it, the range of values after its polls, the range of values it
  * ends at, the most writes per minute of any seed; and seed 0's values poll by poll. */
@@ -781,6 +1021,56 @@ show(const char *name, const struct trace *t)
 	return 0;
 }
 
+/* --show, closed loop: per phase, how long it took and what it swapped in, for the statics
+ * (held at each recorded value) and for each policy, seed 0 with the values poll by poll. */
+static int
+show_world(const char *workload)
+{
+	struct replay_world w;
+	const struct trace *t;
+
+	if (world_of(workload, &w) < 2)
+		return 0;
+	t = w.traces[0];
+	for (unsigned s = 0; s < sizeof(setups) / sizeof(setups[0]); s++) {
+		for (int p = -(int)w.n; p < (int)POLICY_COUNT; p++) {
+			struct replay_config rc;
+			struct replay r;
+			int vals[MAX_PHASE_POLLS];
+
+			if (p < 0 && s > 0)
+				continue; /* a static is the same under either setup */
+			config_of(setups[s], p < 0 ? POLICY_CK : (enum policy_kind)p, &rc);
+			if (p < 0) {
+				rc.cfg.min = rc.cfg.max = rc.start_value = w.settings[w.n + (unsigned)p];
+				printf("%s world, static %d:", workload, rc.cfg.min);
+			} else {
+				printf("%s world, %s %s:", workload, setups[s], policy_name((enum policy_kind)p));
+			}
+			if (replay_run_world(&w, &rc, &r) < 0) {
+				fprintf(stderr, "%s: world replay failed\n", workload);
+				return 1;
+			}
+			for (unsigned ph = 0; ph < t->n_phases; ph++)
+				printf(" %s %.1f s %llu in,", t->phases[ph], (double)replay_phase_ms(&r, ph) / 1000.0,
+				       (unsigned long long)replay_phase_swapins(&r, ph));
+			printf(" %u writes\n", r.writes);
+			if (p >= 0) {
+				for (unsigned ph = 0; ph < t->n_phases; ph++) {
+					size_t n = replay_phase_values(&r, ph, vals, MAX_PHASE_POLLS);
+
+					printf("  %-7s", t->phases[ph]);
+					for (size_t k = 1; k <= n && k < MAX_PHASE_POLLS; k++)
+						printf(" %d", vals[k]);
+					printf("\n");
+				}
+			}
+			replay_free(&r);
+		}
+	}
+	return 0;
+}
+
 static int
 show_all(void)
 {
@@ -807,6 +1097,23 @@ show_all(void)
 		rc = show(base ? base + 1 : g.gl_pathv[i], &t);
 		trace_free(&t);
 	}
+	/* The closed-loop worlds, one per workload (its name before "-s"). */
+	for (size_t i = 0; i < g.gl_pathc && rc == 0; i++) {
+		char workload[128];
+		const char *base = strrchr(g.gl_pathv[i], '/'), *dash;
+
+		base = base ? base + 1 : g.gl_pathv[i];
+		dash = strstr(base, "-s");
+		if (!dash || (size_t)(dash - base) >= sizeof(workload))
+			continue;
+		snprintf(workload, sizeof(workload), "%.*s", (int)(dash - base), base);
+		if (i > 0 &&
+		    strncmp(strrchr(g.gl_pathv[i - 1], '/') ? strrchr(g.gl_pathv[i - 1], '/') + 1 : g.gl_pathv[i - 1],
+			    workload, strlen(workload)) == 0)
+			continue; /* shown with the first of its traces */
+		rc = show_world(workload);
+	}
+	free_traces();
 	globfree(&g);
 	return rc;
 }
@@ -820,11 +1127,18 @@ int
 main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_trace_parse_good),  cmocka_unit_test(test_trace_parse_bad),
-		cmocka_unit_test(test_trace_load_errors), cmocka_unit_test(test_replay_schedule),
-		cmocka_unit_test(test_replay_pipeline),	  cmocka_unit_test(test_replay_noise),
-		cmocka_unit_test(test_traces_load),	  cmocka_unit_test(test_expects),
-		cmocka_unit_test(test_steady_writes),	  cmocka_unit_test(test_all_within_auto_max),
+		cmocka_unit_test(test_trace_parse_good),
+		cmocka_unit_test(test_trace_parse_bad),
+		cmocka_unit_test(test_trace_load_errors),
+		cmocka_unit_test(test_replay_schedule),
+		cmocka_unit_test(test_replay_pipeline),
+		cmocka_unit_test(test_replay_noise),
+		cmocka_unit_test(test_replay_world),
+		cmocka_unit_test(test_traces_load),
+		cmocka_unit_test(test_expects),
+		cmocka_unit_test(test_steady_writes),
+		cmocka_unit_test(test_all_within_auto_max),
+		cmocka_unit_test(test_world_bounds),
 	};
 	const struct CMUnitTest load_only[] = {cmocka_unit_test(test_traces_load)};
 	int rc;
