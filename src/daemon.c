@@ -631,12 +631,16 @@ on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
 	errors.text[0] = '\0';
 	r = config_file_load(d->opt.config_path, d->opt.config_optional, &cfg, config_errors_collect, &errors);
 	if (r < 0) {
-		/* One record with every error, each as file:line. */
+		char more[64];
+
+		/* One record with every error, each as file:line, and how many did
+		 * not fit in it. */
+		config_errors_more(&errors, more, sizeof(more));
 		if (errors.used > 0)
 			errors.text[errors.used - 1] = '\0';
 		journal_log(LOG_ERR, MSGID_RELOAD_FAILED,
-			    "reload of '%s' failed; keeping the running configuration (%u errors):\n%s",
-			    d->opt.config_path, errors.count, errors.text);
+			    "reload of '%s' failed; keeping the running configuration (%u errors):\n%s%s",
+			    d->opt.config_path, errors.count, errors.text, more);
 		d->st.reload_failures++;
 		publish(d);
 		(void)sd_notify(0, "READY=1");

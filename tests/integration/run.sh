@@ -697,5 +697,6 @@ stop_daemon TERM || true
 mount -o remount,bind,rw /proc/sys/vm/swappiness
 check "knob untouched under EROFS" knob_is 60
 
+source "$TOP/tests/integration/daemon-hardening.sh"
 echo "integration: $pass passed, $fail failed"
 [ "$fail" = 0 ]
