@@ -665,14 +665,16 @@ enter_yield(struct daemon *d, int knob_value)
 			    d->opt.state_dir, strerror(-r));
 }
 
-/* A reload ends a yield: the value someone else set becomes the original, and
- * the old records no longer apply. */
+/* A reload ends a yield: the value someone else set becomes the original (the
+ * one the cgroups that followed go back to, even when the reload turns on a
+ * dry run and the knob is left alone), and the old records no longer apply. */
 static void
 end_yield(struct daemon *d, int knob_value)
 {
 	d->yielded = false;
 	d->expected = knob_value;
 	d->dry_value = knob_value;
+	d->original = knob_value;
 	release_knob(d);
 	if (!d->dry_run)
 		take_ownership(d, knob_value);

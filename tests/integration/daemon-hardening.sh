@@ -83,6 +83,25 @@ check "and leaves the pinned one" cg_is pinned0 0
 check "no yield record after a clean exit" test ! -e "$STATE/yielded"
 set_knob 60
 
+# A reload into dry run that ends the yield makes the other value the original:
+# the followers go there at exit, and the knob is left alone.
+fake_meminfo 1000000 300000 50000 250000 0 100000 1000000 230000
+cp "$CONF/cgf.conf" "$CONF/cgf-live.conf"
+start_daemon -c "$CONF/cgf-live.conf"
+check "cgroup follow (yield, dry run): written" wait_for 15 cg_is follow 23
+set_knob 42
+check "yields to 42 (dry run)" wait_for 15 log_has "changed from 23 to 42 by someone else"
+printf '[policy]\nname = ck\n[daemon]\ninterval_ms = 100\ncgroup_v1_follow = yes\ndry_run = yes\n' >"$CONF/cgf-live.conf"
+kill -HUP "$DPID"
+check "reloaded into dry run" wait_for 15 log_has "reloaded '$CONF/cgf-live.conf'.*dry run"
+rc=0
+stop_within 30 TERM || rc=$?
+check "the exit leaves the knob at 42 (exit $rc)" knob_is 42
+check "and takes the followers to 42, the new original" cg_is follow 42
+check "and leaves the pinned one" cg_is pinned0 0
+for d in follow follow/child; do echo 60 >"$WORK/cg2/$d/memory.swappiness"; done
+set_knob 60
+
 # Hostile entries: a memory.swappiness that is a link out of the hierarchy, and
 # one that is a FIFO. The first is not followed, the second does not stop the
 # loop; both are failures, logged once with the first path.
