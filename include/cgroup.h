@@ -4,6 +4,7 @@
 #ifndef AUTOSWAPPINESS_CGROUP_H
 #define AUTOSWAPPINESS_CGROUP_H
 
+#include <limits.h>
 #include <stdbool.h>
 
 #define CGROUP_V1_MEMORY "/sys/fs/cgroup/memory"
@@ -11,12 +12,26 @@
 /* Returns true when a cgroup v1 memory hierarchy is mounted at root. */
 bool cgroup_v1_present(const char *root);
 
+/* What one walk did. */
+struct cgroup_move {
+	unsigned moved;	 /* held from, now hold to */
+	unsigned kept;	 /* held another value: set on purpose, left alone */
+	unsigned failed; /* could not be read, written or walked into */
+	int first_err;	 /* negative errno of the first failure, 0 when none */
+	char first_path[PATH_MAX]; /* the file or directory it concerns */
+};
+
 /*
- * Writes value to memory.swappiness of every cgroup below root (not root
- * itself, which is vm.swappiness). Cost: one write per cgroup, on writes
- * only. Returns the number of cgroups set, or a negative errno from the first
- * failure (the rest are still tried); *ret_failed counts the failures.
+ * Writes to into memory.swappiness of every cgroup below root (not root itself,
+ * which is vm.swappiness) that holds from, and leaves the others alone: a cgroup
+ * that holds another value was set so on purpose (a container with
+ * memory-swappiness=0, a service pinned to 1). The walk opens directories only
+ * (O_DIRECTORY|O_NOFOLLOW: a symbolic link is never followed out of the
+ * hierarchy), reads one file per cgroup with O_NOFOLLOW|O_NONBLOCK and accepts
+ * only regular files. Cost: one read per cgroup, and one write per cgroup that
+ * follows. Returns 0 and fills *ret (failures are counted there, the rest are
+ * still tried), or a negative errno when root itself cannot be walked.
  */
-int cgroup_v1_follow(const char *root, int value, unsigned *ret_failed);
+int cgroup_v1_move(const char *root, int from, int to, struct cgroup_move *ret);
 
 #endif

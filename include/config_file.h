@@ -2,6 +2,8 @@
 #ifndef AUTOSWAPPINESS_CONFIG_FILE_H
 #define AUTOSWAPPINESS_CONFIG_FILE_H
 
+#include <stdio.h>
+
 #include "config.h"
 
 /* The most a configuration file or drop-in may hold, in bytes (64 KiB: the
@@ -21,6 +23,21 @@ struct config_errors {
 /* A config_error_fn appending to a struct config_errors (userdata); lines
  * that do not fit are counted but left out. */
 void config_errors_collect(void *userdata, const char *message);
+
+/* Writes "\n... and N more errors not shown" into buf when some errors were
+ * counted but left out of e->text (its lines are those that fit), else "". */
+static inline void
+config_errors_more(const struct config_errors *e, char *buf, size_t len)
+{
+	unsigned shown = 0;
+
+	for (size_t i = 0; i < e->used; i++)
+		shown += e->text[i] == '\n';
+	if (e->count > shown)
+		snprintf(buf, len, "\n... and %u more errors not shown", e->count - shown);
+	else if (len > 0)
+		buf[0] = '\0';
+}
 
 /*
  * Reads path into *ret, starting from the defaults, then its drop-ins (the

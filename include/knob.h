@@ -27,16 +27,26 @@ int knob_write(struct knob *k, int value, int *ret_readback);
 /* Returns the largest value this kernel accepts (100 or 200), from uname(2). */
 int knob_kernel_max(void);
 
+/* The records kept in the state directory, so that a restart after a crash
+ * (no clean exit) carries on where the crashed instance was. */
+enum knob_record {
+	KNOB_RECORD_ORIGINAL, /* "original": the value from before the first start, to restore */
+	KNOB_RECORD_YIELDED,  /* "yielded": someone else set the knob; holds the value that
+				 the memory cgroups following the daemon hold */
+};
+
+/* Returns the record's file name in the state directory. */
+const char *knob_record_name(enum knob_record rec);
+
 /*
- * The record of the value from before the daemon first started, kept in
- * dir/original so that a restart after a crash restores the right value.
  * knob_record_load returns 0 and sets *ret_value, -ENOENT when there is no
- * record, or another negative errno; knob_record_save writes it atomically and
- * returns 0 or a negative errno; knob_record_remove returns 0 or a negative errno.
+ * record, or another negative errno (-EINVAL when it is not a regular file
+ * holding 0..200); knob_record_save writes it atomically and returns 0 or a
+ * negative errno; knob_record_remove returns 0 or a negative errno.
  */
-int knob_record_load(const char *dir, int *ret_value);
-int knob_record_save(const char *dir, int value);
-int knob_record_remove(const char *dir);
+int knob_record_load(const char *dir, enum knob_record rec, int *ret_value);
+int knob_record_save(const char *dir, enum knob_record rec, int value);
+int knob_record_remove(const char *dir, enum knob_record rec);
 
 /*
  * Takes dir/lock (flock, held until the process exits) and writes our pid in

@@ -3,9 +3,17 @@
 # lacks. Quiet and quick when everything is there. Debian 12 / Ubuntu 24.04.
 set -eu
 
-PACKAGES="make gcc libc6-dev pkg-config libproc2-dev libinih-dev libsystemd-dev systemd
+# A debootstrap --variant=minbase system (what a fresh container or chroot of Debian 12 is)
+# has only the packages of priority required. Beyond the build, the tests need: procps
+# (/bin/kill: `systemd-analyze verify` checks the unit's ExecReload=/bin/kill; pkill in
+# the benchmarks), strace (the integration test that counts the cgroup walk's stat calls),
+# util-linux and mount (unshare, mount, flock, findmnt, setpriv), python3 (fake journald,
+# notify socket, JSON and metrics checks), and for the VM image debootstrap with the
+# archive keyring and gpgv, so that it checks what it downloads. coreutils (timeout,
+# mkfifo, stat...), mawk, sed, grep, diffutils and tar are in every Debian system.
+PACKAGES="make gcc libc6-dev pkg-config libproc2-dev libinih-dev libsystemd-dev systemd procps strace
 libcmocka-dev mandoc valgrind util-linux mount clang libclang-rt-dev python3 python3-prometheus-client
-qemu-system-x86 qemu-utils debootstrap e2fsprogs gnuplot-nox"
+qemu-system-x86 qemu-utils debootstrap debian-archive-keyring gpgv e2fsprogs gnuplot-nox"
 
 missing=""
 for p in $PACKAGES; do

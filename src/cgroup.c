@@ -1,15 +1,21 @@
-/* nftw() and struct FTW are XSI: */
-#define _XOPEN_SOURCE 700
-
 #include "cgroup.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include "config.h"
+#include "parse.h"
+
+/* The deepest the walk goes below root. Each level holds one directory fd;
+ * real hierarchies are a few levels deep (systemd's slices and scopes: 3 to 5,
+ * a container runtime's: a few more). */
+#define WALK_MAX_DEPTH 64
 
 bool
 cgroup_v1_present(const char *root)
@@ -20,49 +26,160 @@ cgroup_v1_present(const char *root)
 	return access(path, F_OK) == 0;
 }
 
-/* nftw has no user data: the walk is not reentrant, and only the daemon's
- * single thread uses it. */
-static struct {
-	char value[8];
-	int first_err;
-	unsigned set, failed;
-} walk;
+struct walk {
+	int from, to;
+	char path[PATH_MAX]; /* of the directory being walked, for messages */
+	struct cgroup_move *m;
+};
 
-static int
-visit(const char *dir, const struct stat *st, int type, struct FTW *ftw)
+static void
+fail(struct walk *w, const char *name, int err)
 {
-	char path[PATH_MAX];
-	ssize_t n;
-	int fd;
+	struct cgroup_move *m = w->m;
 
-	(void)st;
-	if (type != FTW_D || ftw->level == 0)
-		return 0;
-	if (snprintf(path, sizeof(path), "%s/memory.swappiness", dir) >= (int)sizeof(path))
-		return 0;
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	n = fd < 0 ? -1 : write(fd, walk.value, strlen(walk.value));
-	if (n < 0) {
-		if (walk.first_err == 0)
-			walk.first_err = -errno;
-		walk.failed++;
-	} else {
-		walk.set++;
+	if (m->first_err == 0) {
+		m->first_err = err;
+		snprintf(m->first_path, sizeof(m->first_path), "%s/%s", w->path, name);
 	}
-	if (fd >= 0)
+	m->failed++;
+}
+
+/* Reads memory.swappiness in the cgroup dirfd and, when it holds w->from,
+ * writes w->to there. */
+static void
+move_one(struct walk *w, int dirfd)
+{
+	static const char name[] = "memory.swappiness";
+	char buf[16];
+	struct stat st;
+	ssize_t n;
+	long v;
+	int fd, len, r = 0;
+
+	/* O_NONBLOCK: a FIFO put there must not stop the daemon (on cgroupfs this
+	 * is a regular file, and the flag changes nothing). */
+	fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		fail(w, name, -errno);
+		return;
+	}
+	if (fstat(fd, &st) < 0)
+		r = -errno;
+	else if (!S_ISREG(st.st_mode))
+		r = -EINVAL;
+	else if ((n = pread(fd, buf, sizeof(buf) - 1, 0)) < 0)
+		r = -errno;
+	else {
+		buf[n] = '\0';
+		if (parse_long(buf, 0, CONFIG_SWAPPINESS_MAX, &v) < 0)
+			r = -EINVAL;
+	}
+	close(fd);
+	if (r < 0) {
+		fail(w, name, r);
+		return;
+	}
+	if (v != w->from) {
+		w->m->kept++;
+		return;
+	}
+	/* O_TRUNC matters only for the regular files that tests stand in place of
+	 * the cgroup's; cgroupfs takes each write whole. */
+	fd = openat(dirfd, name, O_WRONLY | O_TRUNC | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		fail(w, name, -errno);
+		return;
+	}
+	len = snprintf(buf, sizeof(buf), "%d\n", w->to);
+	n = write(fd, buf, (size_t)len);
+	r = n < 0 ? -errno : n != len ? -EIO : 0;
+	if (close(fd) < 0 && r == 0)
+		r = -errno;
+	if (r < 0)
+		fail(w, name, r);
+	else
+		w->m->moved++;
+}
+
+/* Moves every cgroup below the directory fd (which this takes over) at w->path. */
+static void
+walk_dir(struct walk *w, int fd, unsigned depth)
+{
+	struct dirent *e;
+	size_t len = strlen(w->path);
+	DIR *dir;
+
+	dir = fdopendir(fd);
+	if (!dir) {
+		fail(w, ".", -errno);
 		close(fd);
-	return 0;
+		return;
+	}
+	for (;;) {
+		int child;
+
+		errno = 0;
+		e = readdir(dir);
+		if (!e) {
+			if (errno)
+				fail(w, ".", -errno);
+			break;
+		}
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		/* Directories only: the type comes with the entry, so the control
+		 * files of each cgroup are never looked at. */
+		if (e->d_type == DT_UNKNOWN) {
+			struct stat st;
+
+			if (fstatat(dirfd(dir), e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+				fail(w, e->d_name, -errno);
+				continue;
+			}
+			if (!S_ISDIR(st.st_mode))
+				continue;
+		} else if (e->d_type != DT_DIR) {
+			continue;
+		}
+		child = openat(dirfd(dir), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (child < 0) {
+			fail(w, e->d_name, -errno);
+			continue;
+		}
+		if (snprintf(w->path + len, sizeof(w->path) - len, "/%s", e->d_name) >= (int)(sizeof(w->path) - len)) {
+			w->path[len] = '\0';
+			fail(w, e->d_name, -ENAMETOOLONG);
+			close(child);
+			continue;
+		}
+		move_one(w, child);
+		if (depth + 1 < WALK_MAX_DEPTH) {
+			walk_dir(w, child, depth + 1);
+		} else {
+			fail(w, ".", -ELOOP);
+			close(child);
+		}
+		w->path[len] = '\0';
+	}
+	closedir(dir);
 }
 
 int
-cgroup_v1_follow(const char *root, int value, unsigned *ret_failed)
+cgroup_v1_move(const char *root, int from, int to, struct cgroup_move *ret)
 {
-	snprintf(walk.value, sizeof(walk.value), "%d\n", value);
-	walk.first_err = 0;
-	walk.set = walk.failed = 0;
-	/* FTW_PHYS: never follow a link out of the hierarchy; 16 fds at most. */
-	if (nftw(root, visit, 16, FTW_PHYS) < 0)
+	static struct walk w; /* PATH_MAX: off the stack; one walk at a time */
+	int fd;
+
+	*ret = (struct cgroup_move){ 0 };
+	/* The root is the mount point, a fixed path: it may be reached through a
+	 * link (co-mounted controllers); nothing below it is. */
+	fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
 		return -errno;
-	*ret_failed = walk.failed;
-	return walk.first_err < 0 ? walk.first_err : (int)walk.set;
+	w.from = from;
+	w.to = to;
+	w.m = ret;
+	snprintf(w.path, sizeof(w.path), "%s", root);
+	walk_dir(&w, fd, 0);
+	return 0;
 }

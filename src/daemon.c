@@ -66,26 +66,41 @@ struct daemon {
 	int metrics_len;
 	int state_err, metrics_err;
 	bool cgroup_v1;	    /* a v1 memory hierarchy is mounted */
-	int cgroup_err;	    /* the last failure making it follow, logged once */
+	int cg_value;	    /* what the memory cgroups that follow hold now */
+	struct cgroup_move cg_move; /* the last walk */
+	int cgroup_err;	    /* the last failure making them follow, logged once */
+	sd_event_source *sig_hup, *sig_term, *sig_int;
 };
 
-/* With cgroup v1, existing memory cgroups keep their own swappiness: make them
- * follow value when the config asks for it. */
+/* With cgroup v1, existing memory cgroups keep their own swappiness: make the
+ * ones that follow the global value (they hold d->cg_value, what we last set
+ * them to or what the knob held when we took charge) follow it to value. The
+ * others were set on purpose and are left alone. */
 static void
 follow_cgroups(struct daemon *d, int value)
 {
-	unsigned failed = 0;
-	int r;
+	struct cgroup_move *m = &d->cg_move;
+	int r, from = d->cg_value;
 
-	if (!d->cgroup_v1 || !d->cfg.cgroup_v1_follow)
+	if (!d->cgroup_v1 || !d->cfg.cgroup_v1_follow || value == from)
 		return;
-	r = cgroup_v1_follow(CGROUP_V1_MEMORY, value, &failed);
-	if (r < 0 && r != d->cgroup_err)
-		journal_log(LOG_WARNING, MSGID_ERROR, "failed to set memory.swappiness in %u cgroups under '%s': %s",
-			    failed, CGROUP_V1_MEMORY, strerror(-r));
-	else if (r >= 0)
-		journal_log(LOG_DEBUG, NULL, "set memory.swappiness %d in %d cgroups", value, r);
-	d->cgroup_err = r < 0 ? r : 0;
+	r = cgroup_v1_move(CGROUP_V1_MEMORY, from, value, m);
+	if (r < 0) {
+		/* Nothing moved: they still hold the old value. */
+		if (r != d->cgroup_err)
+			journal_log(LOG_WARNING, MSGID_ERROR, "failed to walk '%s': %s", CGROUP_V1_MEMORY,
+				    strerror(-r));
+		d->cgroup_err = r;
+		return;
+	}
+	d->cg_value = value;
+	if (m->failed > 0 && m->first_err != d->cgroup_err)
+		journal_log(LOG_WARNING, MSGID_ERROR,
+			    "failed to set memory.swappiness in %u of the cgroups under '%s', first '%s': %s",
+			    m->failed, CGROUP_V1_MEMORY, m->first_path, strerror(-m->first_err));
+	d->cgroup_err = m->failed > 0 ? m->first_err : 0;
+	journal_log(LOG_DEBUG, NULL, "memory.swappiness %d -> %d in %u cgroups; %u set otherwise, left alone", from,
+		    value, m->moved, m->kept);
 }
 
 static int64_t
@@ -279,11 +294,15 @@ handle_write_error(struct daemon *d, int r, int value, int readback)
 	set_status(d, "cannot write %s: %s", KPATH_SWAPPINESS, strerror(-r));
 }
 
-/* Returns true when someone else changed the knob and we now keep our hands off. */
+static void enter_yield(struct daemon *d, int knob_value);
+
+/* Returns true when someone else changed the knob and we now keep our hands off.
+ * A dry run watches too while there is something to restore (after a reload
+ * into it): the exit must not write over someone else's value. */
 static bool
 check_external_change(struct daemon *d, int knob_value)
 {
-	if (d->dry_run || knob_value == d->expected)
+	if ((d->dry_run && !d->owns_knob) || knob_value == d->expected)
 		return false;
 	d->st.swappiness = knob_value;
 	if (d->cfg.on_external_change == CONFIG_EXTERNAL_OVERRIDE) {
@@ -295,9 +314,7 @@ check_external_change(struct daemon *d, int knob_value)
 	journal_log(LOG_NOTICE, MSGID_EXTERNAL,
 		    "%s changed from %d to %d by someone else; leaving it alone until reload", KPATH_SWAPPINESS,
 		    d->expected, knob_value);
-	d->yielded = true;
-	d->st.yields++;
-	d->expected = knob_value;
+	enter_yield(d, knob_value);
 	set_status(d, "yielded: swappiness %d was set by someone else; reload to resume", knob_value);
 	return true;
 }
@@ -555,41 +572,15 @@ apply_config(struct daemon *d, const struct config *cfg)
 	d->pstate = (struct policy_state){ 0 };
 }
 
-/* Takes charge of the knob: a record left by an instance that did not exit
- * cleanly wins over what the knob holds now (possibly that instance's own last
- * write); otherwise the knob's value is recorded as the original. */
-static void take_ownership(struct daemon *d, int knob_value);
-
 static void
-claim_knob(struct daemon *d, int knob_value)
-{
-	int r, recorded;
-
-	r = knob_record_load(d->opt.state_dir, &recorded);
-	if (r == 0) {
-		journal_log(LOG_NOTICE, NULL,
-			    "found '%s/original' = %d from an instance that did not exit cleanly; will restore that",
-			    d->opt.state_dir, recorded);
-		d->original = recorded;
-		d->owns_knob = true;
-		return;
-	}
-	if (r != -ENOENT)
-		journal_log(LOG_WARNING, MSGID_ERROR, "ignoring '%s/original': %s", d->opt.state_dir, strerror(-r));
-	take_ownership(d, knob_value);
-}
-
-/* Gives up the knob (after someone else set it): nothing to restore. */
-static void
-release_knob(struct daemon *d)
+remove_record(struct daemon *d, enum knob_record rec)
 {
 	int r;
 
-	d->owns_knob = false;
-	r = knob_record_remove(d->opt.state_dir);
+	r = knob_record_remove(d->opt.state_dir, rec);
 	if (r < 0)
-		journal_log(LOG_WARNING, MSGID_ERROR, "failed to remove '%s/original': %s", d->opt.state_dir,
-			    strerror(-r));
+		journal_log(LOG_WARNING, MSGID_ERROR, "failed to remove '%s/%s': %s", d->opt.state_dir,
+			    knob_record_name(rec), strerror(-r));
 }
 
 /* Records the knob's value as the one to restore on exit, so that a crash
@@ -601,11 +592,93 @@ take_ownership(struct daemon *d, int knob_value)
 
 	d->original = knob_value;
 	d->owns_knob = true;
-	r = knob_record_save(d->opt.state_dir, knob_value);
+	r = knob_record_save(d->opt.state_dir, KNOB_RECORD_ORIGINAL, knob_value);
 	if (r < 0)
 		journal_log(LOG_WARNING, MSGID_ERROR,
 			    "failed to record the original value in '%s/original': %s; a crash would lose it",
 			    d->opt.state_dir, strerror(-r));
+}
+
+/* Gives up the knob (after someone else set it): nothing to restore. */
+static void
+release_knob(struct daemon *d)
+{
+	d->owns_knob = false;
+	remove_record(d, KNOB_RECORD_ORIGINAL);
+}
+
+/* Takes charge of the knob. The records left by an instance that did not exit
+ * cleanly win over what the knob holds now: its original (the knob may hold
+ * that instance's own last write), and its yield (the knob holds someone
+ * else's value: keep off it until a reload). Otherwise the knob's value is
+ * recorded as the original. */
+static void
+claim_knob(struct daemon *d, int knob_value)
+{
+	int r, recorded;
+
+	d->cg_value = knob_value;
+	r = knob_record_load(d->opt.state_dir, KNOB_RECORD_ORIGINAL, &recorded);
+	if (r == 0) {
+		journal_log(LOG_NOTICE, NULL,
+			    "found '%s/original' = %d from an instance that did not exit cleanly; will restore that",
+			    d->opt.state_dir, recorded);
+		d->original = recorded;
+		d->owns_knob = true;
+	} else {
+		if (r != -ENOENT)
+			journal_log(LOG_WARNING, MSGID_ERROR, "ignoring '%s/original': %s", d->opt.state_dir,
+				    strerror(-r));
+		take_ownership(d, knob_value);
+	}
+	r = knob_record_load(d->opt.state_dir, KNOB_RECORD_YIELDED, &recorded);
+	if (r == -ENOENT)
+		return;
+	/* A record we cannot read still says that someone else is in charge. */
+	if (r < 0)
+		journal_log(LOG_WARNING, MSGID_ERROR, "cannot read '%s/yielded': %s; yielding all the same",
+			    d->opt.state_dir, strerror(-r));
+	else
+		d->cg_value = recorded;
+	journal_log(LOG_NOTICE, NULL,
+		    "found '%s/yielded' from an instance that did not exit cleanly: someone else set %s; leaving it "
+		    "at %d until reload",
+		    d->opt.state_dir, KPATH_SWAPPINESS, knob_value);
+	d->yielded = true;
+	d->expected = knob_value;
+}
+
+/* Someone else set the knob: hands off until a reload, also across a crash
+ * and restart (the record says so; a clean exit removes it). */
+static void
+enter_yield(struct daemon *d, int knob_value)
+{
+	int r;
+
+	d->yielded = true;
+	d->st.yields++;
+	d->expected = knob_value;
+	r = knob_record_save(d->opt.state_dir, KNOB_RECORD_YIELDED, d->cg_value);
+	if (r < 0)
+		journal_log(LOG_WARNING, MSGID_ERROR,
+			    "failed to record the yield in '%s/yielded': %s; a restart after a crash would write again",
+			    d->opt.state_dir, strerror(-r));
+}
+
+/* A reload ends a yield: the value someone else set becomes the original (the
+ * one the cgroups that followed go back to, even when the reload turns on a
+ * dry run and the knob is left alone), and the old records no longer apply. */
+static void
+end_yield(struct daemon *d, int knob_value)
+{
+	d->yielded = false;
+	d->expected = knob_value;
+	d->dry_value = knob_value;
+	d->original = knob_value;
+	release_knob(d);
+	if (!d->dry_run)
+		take_ownership(d, knob_value);
+	remove_record(d, KNOB_RECORD_YIELDED);
 }
 
 static int
@@ -631,12 +704,16 @@ on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
 	errors.text[0] = '\0';
 	r = config_file_load(d->opt.config_path, d->opt.config_optional, &cfg, config_errors_collect, &errors);
 	if (r < 0) {
-		/* One record with every error, each as file:line. */
+		char more[64];
+
+		/* One record with every error, each as file:line, and how many did
+		 * not fit in it. */
+		config_errors_more(&errors, more, sizeof(more));
 		if (errors.used > 0)
 			errors.text[errors.used - 1] = '\0';
 		journal_log(LOG_ERR, MSGID_RELOAD_FAILED,
-			    "reload of '%s' failed; keeping the running configuration (%u errors):\n%s",
-			    d->opt.config_path, errors.count, errors.text);
+			    "reload of '%s' failed; keeping the running configuration (%u errors):\n%s%s",
+			    d->opt.config_path, errors.count, errors.text, more);
 		d->st.reload_failures++;
 		publish(d);
 		(void)sd_notify(0, "READY=1");
@@ -656,20 +733,17 @@ on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
 	warn_limits(d);
 	if (knob_read(&d->knob, &knob_value) == 0) {
 		if (d->yielded) {
-			/* Resuming after an admin's change: their value is the new
-			 * original, and the old record no longer applies. */
-			d->yielded = false;
-			d->expected = knob_value;
-			release_knob(d);
-			if (!d->dry_run)
-				take_ownership(d, knob_value);
+			end_yield(d, knob_value);
 		} else if (was_dry_run && !d->dry_run && !d->owns_knob) {
 			d->expected = knob_value;
 			claim_knob(d, knob_value);
 		} else if (!was_dry_run && d->dry_run) {
 			d->dry_value = knob_value;
 		}
-		set_status(d, "reloaded; swappiness %d", knob_value);
+		if (d->yielded)
+			set_status(d, "yielded: swappiness %d was set by someone else; reload to resume", knob_value);
+		else
+			set_status(d, "reloaded; swappiness %d", knob_value);
 	}
 	d->st.reloads++;
 	journal_log(LOG_NOTICE, MSGID_RELOAD, "reloaded '%s': %s%s", d->opt.config_path,
@@ -717,7 +791,7 @@ find_original(struct daemon *d, int knob_value)
 	}
 	/* A dry run never writes, so it restores nothing: it leaves a record it
 	 * finds for the next real start. */
-	if (knob_record_load(d->opt.state_dir, &recorded) == 0)
+	if (knob_record_load(d->opt.state_dir, KNOB_RECORD_ORIGINAL, &recorded) == 0)
 		journal_log(LOG_NOTICE, NULL,
 			    "found '%s/original' = %d from an instance that did not exit cleanly; a dry run leaves "
 			    "it for the next real start",
@@ -731,8 +805,10 @@ restore_original(struct daemon *d)
 	int r, knob_value = -1, readback;
 
 	/* Even after a reload into dry run: what we changed goes back. */
-	if (!d->owns_knob)
+	if (!d->owns_knob) {
+		follow_cgroups(d, d->original);
 		return;
+	}
 	if (d->yielded) {
 		journal_log(LOG_NOTICE, NULL, "leaving swappiness at %d as set by someone else", d->expected);
 	} else if (knob_read(&d->knob, &knob_value) == 0 && knob_value == d->original) {
@@ -751,12 +827,14 @@ restore_original(struct daemon *d)
 					       .reason = "restore the original value on exit" };
 
 		journal_decision(LOG_NOTICE, MSGID_RESTORE, &jd, "restored swappiness %d", d->original);
-		follow_cgroups(d, d->original);
 	}
-	r = knob_record_remove(d->opt.state_dir);
-	if (r < 0)
-		journal_log(LOG_WARNING, MSGID_ERROR, "failed to remove '%s/original': %s", d->opt.state_dir,
-			    strerror(-r));
+	/* After a yield too: the cgroups that followed us go back. */
+	follow_cgroups(d, d->original);
+	/* The original first: a crash in between leaves the yield, which keeps
+	 * the next start off the knob, rather than the original alone, which
+	 * would have it written back over someone else's value. */
+	remove_record(d, KNOB_RECORD_ORIGINAL);
+	remove_record(d, KNOB_RECORD_YIELDED);
 }
 
 static int
@@ -774,11 +852,20 @@ setup_loop(struct daemon *d)
 	r = sd_event_default(&d->event);
 	if (r < 0)
 		return r;
-	r = sd_event_add_signal(d->event, NULL, SIGHUP, on_sighup, d);
+	r = sd_event_add_signal(d->event, &d->sig_hup, SIGHUP, on_sighup, d);
 	if (r >= 0)
-		r = sd_event_add_signal(d->event, NULL, SIGTERM, on_exit_signal, d);
+		r = sd_event_add_signal(d->event, &d->sig_term, SIGTERM, on_exit_signal, d);
 	if (r >= 0)
-		r = sd_event_add_signal(d->event, NULL, SIGINT, on_exit_signal, d);
+		r = sd_event_add_signal(d->event, &d->sig_int, SIGINT, on_exit_signal, d);
+	/* A signal that came during startup (it has been blocked since main) is
+	 * pending when the loop starts, as the first poll is: the signal goes
+	 * first, so that a stop asked for then writes nothing. */
+	if (r >= 0)
+		r = sd_event_source_set_priority(d->sig_term, SD_EVENT_PRIORITY_IMPORTANT);
+	if (r >= 0)
+		r = sd_event_source_set_priority(d->sig_int, SD_EVENT_PRIORITY_IMPORTANT);
+	if (r >= 0)
+		r = sd_event_source_set_priority(d->sig_hup, SD_EVENT_PRIORITY_IMPORTANT);
 	if (r >= 0)
 		r = sd_event_add_time_relative(d->event, &d->timer, CLOCK_MONOTONIC, 0, 0, on_timer, d);
 	if (r >= 0)
@@ -809,6 +896,7 @@ start(struct daemon *d, const struct daemon_options *opt, const struct config *c
 		return r;
 	}
 	d->dry_value = d->expected;
+	d->cg_value = d->expected;
 	return 0;
 }
 
@@ -819,6 +907,9 @@ finish(struct daemon *d)
 	sampler_free(d->sampler);
 	disarm_psi_trigger(d);
 	sd_event_source_unref(d->timer);
+	sd_event_source_unref(d->sig_hup);
+	sd_event_source_unref(d->sig_term);
+	sd_event_source_unref(d->sig_int);
 	sd_event_unref(d->event);
 	if (d->lock_fd >= 0)
 		close(d->lock_fd);
@@ -909,7 +1000,10 @@ daemon_run(const struct daemon_options *opt, const struct config *cfg)
 			    "so vm.swappiness changes only the root; [daemon] cgroup_v1_follow = yes makes them follow");
 	journal_log(LOG_INFO, MSGID_START, "started: %s, original %d%s", describe_config(&d.cfg, desc, sizeof(desc)),
 		    d.original, d.dry_run ? ", dry run" : "");
-	set_status(&d, "started; swappiness %d", d.expected);
+	if (d.yielded)
+		set_status(&d, "yielded: swappiness %d was set by someone else; reload to resume", d.expected);
+	else
+		set_status(&d, "started; swappiness %d", d.expected);
 	d.st.pid = getpid();
 	d.st.started_s = now_realtime_s();
 	d.st.swappiness = d.expected;

@@ -96,6 +96,12 @@ knob_kernel_max(void)
 	return parse_swappiness_limit(major, minor);
 }
 
+const char *
+knob_record_name(enum knob_record rec)
+{
+	return rec == KNOB_RECORD_YIELDED ? "yielded" : "original";
+}
+
 static void
 record_path(char *buf, size_t len, const char *dir, const char *name)
 {
@@ -103,13 +109,13 @@ record_path(char *buf, size_t len, const char *dir, const char *name)
 }
 
 int
-knob_record_load(const char *dir, int *ret_value)
+knob_record_load(const char *dir, enum knob_record rec, int *ret_value)
 {
 	char path[PATH_MAX], buf[32];
 	ssize_t n;
 	long v;
 
-	record_path(path, sizeof(path), dir, "original");
+	record_path(path, sizeof(path), dir, knob_record_name(rec));
 	/* Whole, and only if it is a regular file: never a FIFO someone left. */
 	n = fileio_read(path, buf, sizeof(buf));
 	if (n < 0)
@@ -121,24 +127,24 @@ knob_record_load(const char *dir, int *ret_value)
 }
 
 int
-knob_record_save(const char *dir, int value)
+knob_record_save(const char *dir, enum knob_record rec, int value)
 {
 	char path[PATH_MAX], buf[16];
 	int len;
 
 	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
 		return -errno;
-	record_path(path, sizeof(path), dir, "original");
+	record_path(path, sizeof(path), dir, knob_record_name(rec));
 	len = snprintf(buf, sizeof(buf), "%d\n", value);
 	return fileio_write_atomic(path, buf, (size_t)len, 0600);
 }
 
 int
-knob_record_remove(const char *dir)
+knob_record_remove(const char *dir, enum knob_record rec)
 {
 	char path[PATH_MAX];
 
-	record_path(path, sizeof(path), dir, "original");
+	record_path(path, sizeof(path), dir, knob_record_name(rec));
 	if (unlink(path) < 0 && errno != ENOENT)
 		return -errno;
 	return 0;
@@ -155,7 +161,7 @@ knob_lock(const char *dir, int *ret_holder)
 	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
 		return -errno;
 	record_path(path, sizeof(path), dir, "lock");
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -errno;
 	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {

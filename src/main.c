@@ -223,12 +223,16 @@ main(int argc, char **argv)
 		if (check) {
 			fprintf(stderr, "%s: configuration invalid\n", opt.config_path);
 		} else {
-			/* One record with every error, each as file:line. */
+			char more[64];
+
+			/* One record with every error, each as file:line, and how
+			 * many did not fit in it. */
+			config_errors_more(&errors, more, sizeof(more));
 			if (errors.used > 0)
 				errors.text[errors.used - 1] = '\0';
 			journal_log(LOG_ERR, MSGID_CONFIG,
-				    "refusing to start with an invalid configuration '%s' (%u errors):\n%s",
-				    opt.config_path, errors.count, errors.text);
+				    "refusing to start with an invalid configuration '%s' (%u errors):\n%s%s",
+				    opt.config_path, errors.count, errors.text, more);
 		}
 		return EXIT_CONFIG;
 	}
