@@ -4,17 +4,20 @@
 #           read PHASED_ROUNDS times: a high swappiness swaps the idle memory out and keeps
 #           the files cached; a low one re-reads the files from disk every round.
 #  phase 2: PHASED_ACTIVE_MIB of anonymous memory at work (anon ... work: it writes every
-#           page, pass after pass, until it has been runnable for PHASED_ACTIVE_S seconds: a
-#           fixed amount of work) while the cold file (BENCH_DATA/cold) is streamed once (for
-#           at most 2 x PHASED_ACTIVE_S): a low swappiness keeps the working set in and lets
-#           the stream go; a high one swaps the working set out, and the work waits for it.
+#           page, pass after pass, until it has spent PHASED_ACTIVE_S seconds of CPU time in
+#           user mode: a fixed amount of work) while the cold file (BENCH_DATA/cold) is
+#           streamed once (for at most 2 x PHASED_ACTIVE_S): a low swappiness keeps the
+#           working set in and lets the stream go; a high one swaps the working set out, and
+#           the work waits for it or reclaims for it.
 # RESULT, per phase N, totals over the phase (not rates: a rate falls when progress slows):
 #   phaseN_pswpin, _pswpout, _refault_anon, _refault_file, _pgmajfault (/proc/vmstat deltas),
 #   phaseN_psi_some_us, _psi_full_us (/proc/pressure/memory total deltas, microseconds);
 #   phase1_s (all rounds), phase1_round_median_s;
-#   phase2_work_s (wall time of the fixed work), phase2_blocked_s (the time it could not run),
-#   phase2_cpu_s, phase2_runq_s, phase2_majflt, phase2_minflt (its own faults),
-#   phase2_capped (1: gave up at 3 x PHASED_ACTIVE_S, a lower bound), phase2_stream_s,
+#   phase2_work_s (wall time of the fixed work), and what pressure cost it on top:
+#   phase2_sys_s (the kernel's time for it), phase2_runq_s (waiting for a CPU),
+#   phase2_blocked_s (could not run at all); phase2_user_s, phase2_majflt, phase2_minflt
+#   (its own faults), phase2_passes, phase2_capped (1: gave up at 3 x PHASED_ACTIVE_S of
+#   wall time, a lower bound), phase2_stream_s,
 #   phase2_stream_mbps. Times in seconds with microseconds where the source has them.
 # MARK lines give each phase's CLOCK_BOOTTIME window for the time series.
 set -euo pipefail
@@ -78,8 +81,11 @@ cat <&"$afd" >/tmp/anon.out
 wait "$anon" || true
 p2e=$(now)
 c2e=$(counters)
-cat /tmp/anon.out
+sed 's/^RESULT /anon: /' /tmp/anon.out
 echo "MARK phase2 $p2 $p2e"
-sed -n 's/^RESULT anon_wall_s=\([0-9.]*\) anon_cpu_s=\([0-9.]*\) anon_runq_s=\([0-9.]*\) anon_blocked_s=\([0-9.]*\) anon_majflt=\([0-9]*\) anon_minflt=\([0-9]*\) anon_passes=[0-9]* anon_capped=\([01]\)$/RESULT phase2_work_s=\1 phase2_cpu_s=\2 phase2_runq_s=\3 phase2_blocked_s=\4 phase2_majflt=\5 phase2_minflt=\6 phase2_capped=\7/p' /tmp/anon.out
+# anon's figures as phase 2's: anon_wall_s is the time the work took, phase2_work_s.
+sed -n 's/^RESULT //p' /tmp/anon.out | tr ' ' '\n' | sed 's/^anon_wall_s=/phase2_work_s=/; s/^anon_/phase2_/' |
+	tr '\n' ' ' | sed 's/^/RESULT /; s/ *$/\n/'
+
 totals phase2 "$c2" "$c2e"
 awk -v s="$s" -v e="$e" -v b="${bytes:-0}" 'BEGIN { printf "RESULT phase2_stream_s=%.2f phase2_stream_mbps=%.2f\n", e - s, b / 1048576 / (e - s) }'
