@@ -205,16 +205,16 @@ run_one() { # SETTING REP WARMUP
 	t0=$(now)
 	setsid choom -n 0 -- bash "$SHARE/wl/wl-$WORKLOAD.sh" >"$OUT/logs/$tag.log" 2>&1 </dev/null &
 	pid=$!
-	# The watchdog leaves a flag before it kills: once it has sent SIGTERM it is still
-	# alive (waiting to send SIGKILL), so being alive does not mean no timeout.
+	# The watchdog (locked in memory: a shell's sleep was swapped out and fired minutes
+	# late) leaves a flag before it kills: once it has sent SIGTERM it is still alive
+	# (waiting to send SIGKILL), so being alive does not mean no timeout.
 	rm -f /run/bench-timeout
-	(sleep "$RUN_TIMEOUT" && : >/run/bench-timeout && kill -TERM -- "-$pid" && sleep 10 && kill -KILL -- "-$pid") 2>/dev/null &
+	"$BENCH_BIN/watchdog" "$RUN_TIMEOUT" "$pid" /run/bench-timeout &
 	wd=$!
 	wait "$pid"
 	rc=$?
 	t1=$(now)
 	c1=$(counters)
-	pkill -P "$wd" 2>/dev/null
 	kill "$wd" 2>/dev/null
 	wait "$wd" 2>/dev/null
 	[[ ! -e /run/bench-timeout ]] || note+=" timeout"

@@ -188,7 +188,7 @@ else
 	mkdir -p "$staged/bin" "$staged/wl" "$staged/src"
 	make -s install DESTDIR="$staged/destdir" BUILD="$(dirname "$BIN")" >/dev/null ||
 		die "make install DESTDIR=$staged/destdir failed"
-	for p in dirtier anon probe crowd sampler; do
+	for p in dirtier anon probe crowd sampler watchdog; do
 		cc -O2 -Wall -Wextra -static -o "$staged/bin/$p" "bench/$p.c" || die "cannot build bench/$p.c"
 	done
 	cp bench/wl-*.sh "$staged/wl/"

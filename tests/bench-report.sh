@@ -84,6 +84,8 @@ check "a loss whose interval includes 1 is called the same" \
 check "a real win: interval below 1, called better" \
 	grep -q '^| daemon adaptive | 3 | 14 | 0.02 | 0.93 \[0.90-0.97\] | \*\*better\*\* (interval below 1) |' "$R"
 check "static 0's timed-out builds count as lower bounds" grep -q '^| static 0 | 3 (3 timed out: at least) | 182 |' "$R"
+check "a responsiveness run killed at the time limit keeps the probe's figures until then" \
+	grep -q '^| static 0 | 3 (1 timed out: until the time limit) | 3000 |' "$R"
 check "the timed-out runs are listed as problems" \
 	grep -q '^- disk compile-stream static 0 rep 3: rc 143, rc=143; killed at the time limit after 183 s' "$R"
 check "phase 2 work stopped at the wall-time cap counts as a lower bound" \

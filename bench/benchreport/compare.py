@@ -57,7 +57,8 @@ def metric_table(res, swap, wl, m):
     if best is None:
         return None
     ref60 = model.KERNEL_DEFAULT if st.get(model.KERNEL_DEFAULT) and st[model.KERNEL_DEFAULT].n else None
-    timeouts = {s: d.n_timeouts(swap, wl, s) if m.censored else 0 for s in d.settings}
+    timeouts = {s: d.n_timeouts(swap, wl, s) if m.censored or m.name in model.UNTIL_TIMEOUT else 0
+                for s in d.settings}
     flag = model.CAPPED.get(m.name)
     capped = {s: d.n_flagged(swap, wl, s, flag) if flag else 0 for s in d.settings}
     return Table(m, best, st, compare_by(res, swap, wl, by_rep, m.lower, best),

@@ -106,30 +106,22 @@ class Data:
         w = fnum(r.get("wall_s"))
         return w is not None and ("timeout" in r["note"] or (r["rc"] in ("137", "143") and w >= self.run_timeout))
 
-    def values(self, swap, wl, setting, metric, censored=False):
-        """The metric's value in each run that exited 0; with censored, plus the wall time of each
-        run killed at the time limit (a lower bound)."""
-        v = []
-        for r in self.runs_of(swap, wl, setting):
-            if r["rc"] == "0":
-                x = self.metrics.get(self.key(r), {}).get(metric)
-                if x is not None:
-                    v.append(x)
-            elif censored and self.timed_out(r):
-                v.append(float(r["wall_s"]))
-        return v
-
     def by_rep(self, swap, wl, setting, metric, censored=False):
-        """{rep: value} of the runs values() takes the metric from."""
+        """{rep: value} of the metric in each run that exited 0; of a run killed at the time
+        limit, its wall time with censored (a lower bound), or what it reported until then for
+        the metrics of model.UNTIL_TIMEOUT."""
         out = {}
         for r in self.runs_of(swap, wl, setting):
-            if r["rc"] == "0":
-                x = self.metrics.get(self.key(r), {}).get(metric)
+            x = self.metrics.get(self.key(r), {}).get(metric)
+            if r["rc"] == "0" or (self.timed_out(r) and metric in model.UNTIL_TIMEOUT):
                 if x is not None:
                     out[r["rep"]] = x
             elif censored and self.timed_out(r):
                 out[r["rep"]] = float(r["wall_s"])
         return out
+
+    def values(self, swap, wl, setting, metric, censored=False):
+        return list(self.by_rep(swap, wl, setting, metric, censored).values())
 
     def counter_by_rep(self, swap, wl, setting, col):
         return {r["rep"]: float(r[col]) for r in self.runs_of(swap, wl, setting)

@@ -212,7 +212,8 @@ def metric_table(data, res, swap, wl, t):
         if not x.n:
             out.append(f"| {model.label(s)} | 0 | n/a |" + " |" * (cols.count("|") - 4))
             continue
-        to = f" ({t.timeouts[s]} timed out: at least)" if t.timeouts.get(s) else ""
+        to = (f" ({t.timeouts[s]} timed out: {'at least' if m.censored else 'until the time limit'})"
+              if t.timeouts.get(s) else "")
         to += f" ({t.capped[s]} stopped at the wall-time cap: at least)" if t.capped.get(s) else ""
         rb, r60 = t.vs_best[s], t.vs60[s]
         v = "best" if s == t.best else verdict_words(stats.verdict(rb))

@@ -73,6 +73,9 @@ def generate(d, winner, quick):
                     seq += 1
                     none = ms.get("build_s", {}).get(s, 1) is None
                     runs.append(_run_row(swap, wl, s, r, f, seq, none))
+                    if wl == "responsiveness" and s == "0" and r == 3:
+                        # Killed at the time limit, the probe's figures until then count.
+                        runs[-1] = runs[-1].replace(",30,0,", f",{180 + r},143,").replace(",,,,", ",,,,timeout rc=143")
                     if not none:
                         mets += [f"{swap},{wl},{s},{r},0,{m},{v[s] if m.endswith('_capped') else v[s] * f}"
                                  for m, v in ms.items()]
