@@ -50,10 +50,18 @@ SWAP=${SWAP:-disk}
 # with an empty device.
 swap_up() {
 	if [[ $SWAP == zram ]]; then
+		local i
 		if [[ ! -e /sys/block/zram0 ]]; then
 			modprobe zram num_devices=1 || die "modprobe zram failed (no zram in this kernel?)"
 		fi
-		echo 1 >/sys/block/zram0/reset || die "cannot reset /dev/zram0"
+		# udev opens a new or rewritten block device to probe it, and zram refuses a reset
+		# (EBUSY) while it is open: wait for udev, and try again.
+		for ((i = 1; ; i++)); do
+			udevadm settle --timeout=10 2>/dev/null
+			echo 1 2>/dev/null >/sys/block/zram0/reset && break
+			((i < 10)) || die "cannot reset /dev/zram0: busy after 10 tries"
+			sleep 0.5
+		done
 		echo "${ZRAM_MB}M" >/sys/block/zram0/disksize || die "cannot size /dev/zram0 to ${ZRAM_MB} MiB"
 		mkswap -f /dev/zram0 >/dev/null || die "mkswap /dev/zram0 failed"
 		swapon -p 100 /dev/zram0 || die "swapon /dev/zram0 failed"
