@@ -7,10 +7,13 @@
  * seconds each pass took, then the whole run, the first pass (which also
  * faults the memory in) and the median of the others.
  *
- *   dirtier MIB PASSES
+ *   dirtier MIB PASSES [SECONDS]
  *
- * Last line: "dirtier: MIB MiB, PASSES passes: total T s, first F s, median of
- * passes 2..N M s" (M is F when PASSES is 1).
+ * With SECONDS it stops after that long (checked after every 1 MiB chunk), or on
+ * SIGTERM/SIGINT, with the passes done so far. Last lines:
+ *   "dirtier: wrote W MiB in T s"
+ *   "dirtier: MIB MiB, P passes: total T s, first F s, median of passes 2..N M s"
+ * (P the passes completed, the last only when at least one was; M is F when P is 1).
  * Exit status: 0, or 1 with a message (allocation failure, bad argument).
  */
 #include "common.h"
@@ -29,12 +32,17 @@ main(int argc, char **argv)
 	char **chunks;
 	double *secs, total = 0;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: dirtier MIB PASSES\n");
+	if (argc != 3 && argc != 4) {
+		fprintf(stderr, "usage: dirtier MIB PASSES [SECONDS]\n");
 		return 1;
 	}
 	mib = arg_range("dirtier", argv[1], "MIB", 1, 1L << 20);
 	passes = arg_range("dirtier", argv[2], "PASSES", 1, 100000);
+	double t_end = argc == 4 ? now_s() + (double)arg_range("dirtier", argv[3], "SECONDS", 1, 1L << 24) : 0;
+	double t_start = now_s();
+	long written = 0, done = 0;
+
+	catch_stop("dirtier");
 	chunks = calloc((size_t)mib, sizeof(*chunks));
 	secs = calloc((size_t)passes, sizeof(*secs));
 	if (!chunks || !secs) {
@@ -48,25 +56,36 @@ main(int argc, char **argv)
 			return 1;
 		}
 	}
-	for (long p = 0; p < passes; p++) {
+	for (long p = 0; p < passes && !stop; p++) {
 		double t0 = now_s();
+		long i;
 
-		for (long i = 0; i < mib; i++)
+		for (i = 0; i < mib && !stop; i++) {
 			for (long off = 0; off < CHUNK_BYTES; off += PAGE)
 				fill_page(chunks[i] + off, ((unsigned long)p << 40) ^ ((unsigned long)i << 8) ^
 								   (unsigned long)(off / PAGE));
+			written++;
+			if (t_end > 0 && now_s() >= t_end)
+				stop = 1;
+		}
+		if (i < mib)
+			break;
 		secs[p] = now_s() - t0;
 		total += secs[p];
+		done++;
 		printf("pass %ld: %.3f s\n", p + 1, secs[p]);
 		fflush(stdout);
 	}
+	printf("dirtier: wrote %ld MiB in %.3f s\n", written, now_s() - t_start);
+	if (done == 0)
+		return 0;
 	double first = secs[0], median = first;
 
-	if (passes > 1) {
-		qsort(secs + 1, (size_t)(passes - 1), sizeof(*secs), cmp_double);
-		median = secs[1 + (passes - 2) / 2];
+	if (done > 1) {
+		qsort(secs + 1, (size_t)(done - 1), sizeof(*secs), cmp_double);
+		median = secs[1 + (done - 2) / 2];
 	}
 	printf("dirtier: %ld MiB, %ld passes: total %.3f s, first %.3f s, median of passes 2..N %.3f s\n", mib,
-	       passes, total, first, median);
+	       done, total, first, median);
 	return 0;
 }

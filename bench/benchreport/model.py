@@ -23,7 +23,7 @@ METRICS = {
         Metric("probe_p99_ms", "probe latency p99", "ms", True, False),
         Metric("probe_p50_ms", "probe latency p50", "ms", True, False),
         Metric("probe_max_ms", "probe latency max", "ms", True, False),
-        Metric("dirtier_total_s", "heavy dirtier, whole run", "s", True, False),
+        Metric("dirtier_written_mib", "heavy dirtier: written in the window", "MiB", False, False),
     ],
     "compile": [Metric("build_s", "build wall time", "s", True, True)],
     "compile-stream": [

@@ -35,7 +35,7 @@ def base(winner):
         "responsiveness": {"probe_p99_ms": {"0": 3000, "10": 400, "60": 300, "100": 15, "200": 40, "default": 20,
                                             "ck": good, "adaptive": bad},
                            "probe_p50_ms": {s: 1 for s in S}, "probe_max_ms": {s: 100 for s in S},
-                           "dirtier_total_s": {s: 10 for s in S}, "probe_n": {s: 2000 for s in S}},
+                           "dirtier_written_mib": {s: 400 for s in S}, "probe_n": {s: 2000 for s in S}},
         "compile-stream": {"build_s": {"0": None, "10": 90, "60": 80, "100": 70, "200": 75, "default": 74, "ck": 72,
                                        "adaptive": 71},
                            "stream_mbps": {"0": 20, "10": 25, "60": 30, "100": 35, "200": 40, "default": 38, "ck": 36,

@@ -218,7 +218,7 @@ class Load(unittest.TestCase):
             self.assertEqual(data.values("disk", "compile-stream", "0", "build_s"), [])
             # The probe's figures of a run killed at the time limit count; a dirtier's do not.
             self.assertEqual(data.values("disk", "responsiveness", "0", "probe_p99_ms"), [2940.0, 3000.0, 3060.0])
-            self.assertEqual(data.values("disk", "responsiveness", "0", "dirtier_total_s"), [9.8, 10.0])
+            self.assertEqual(data.values("disk", "responsiveness", "0", "dirtier_written_mib"), [392.0, 400.0])
             self.assertEqual(data.policy_of(), POLICIES)
 
 
