@@ -26,9 +26,10 @@
 #   BENCH_POLICIES    daemon policies, default "ck tendency adaptive"; a policy that
 #                     `autoswappiness -n` rejects is left out with a note
 #   BENCH_EXTRA_CONFIGS  paths of further configuration files, each a row "daemon NAME"
-#   BENCH_REPS=4 BENCH_WARMUP=1   repetitions per setting; discarded runs at the start of
-#                     each boot (4: the fewest for which two sets of runs that do not
-#                     overlap are apart at 97% without assuming a distribution)
+#   BENCH_REPS=3 BENCH_WARMUP=1   repetitions per setting; discarded runs at the start of
+#                     each boot. 3 fit 150 minutes for both swap modes (about 135 measured
+#                     and estimated, see RESULTS.md); the intervals then cover about 90%.
+#                     4 make them 95% (about 175 minutes: two sessions with BENCH_RESUME)
 #   BENCH_MEM_MB=256  guest RAM;  BENCH_SWAP_MB=1024 swap disk;  BENCH_ZRAM_MB (= swap disk);
 #   BENCH_CPUS=2
 #   BENCH_DISK_MBPS=50  one throttle (MB/s, read+write) shared by the root, swap and data disks,
@@ -79,7 +80,7 @@ swap_modes=${BENCH_SWAP:-disk zram}
 statics=${BENCH_STATICS:-$([[ $quick == 1 ]] && echo "60 200" || echo "60 100 200")}
 policies=${BENCH_POLICIES:-$([[ $quick == 1 ]] && echo "" || echo "ck tendency adaptive")}
 extra_configs=${BENCH_EXTRA_CONFIGS:-}
-reps=${BENCH_REPS:-$([[ $quick == 1 ]] && echo 1 || echo 4)}
+reps=${BENCH_REPS:-$([[ $quick == 1 ]] && echo 1 || echo 3)}
 warmup=${BENCH_WARMUP:-$([[ $quick == 1 ]] && echo 0 || echo 1)}
 mem_mb=${BENCH_MEM_MB:-256}
 swap_mb=${BENCH_SWAP_MB:-1024}

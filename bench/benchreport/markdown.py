@@ -299,10 +299,15 @@ def reps_section(data, res):
                         continue
                     out.append(f"| {swap} | {wl} | {name} | {fmt_cv(c)} | {stats.reps_needed(c)} | "
                                f"{fmt_ratio(stats.resolvable(c, n)) if n else 'n/a'} |")
-    out += ["", "The wall-time figures would need tens to hundreds of runs per setting to resolve 5%, far beyond the "
-            "150-minute budget; the steady counters resolve it at a handful. So the repetitions are set by the budget at "
-            "four or more: the counters carry the fine distinctions, the wall times the coarse ones, and a setting "
-            "is called worse or better only where its interval says so.\n"]
+    out.append("")
+    if n and n < 4:
+        out.append(f"This run used {n} per setting: what the 150-minute budget holds for both swap modes and six "
+                   "settings (see Time). With 3 the intervals cover about 90%, so a worse or better call is wrong about "
+                   "one time in ten where there is no difference; BENCH_REPS=4 makes them 95%, in about 175 minutes (two "
+                   "sessions with BENCH_RESUME=1).\n")
+    out.append("The noisy wall-time figures would need tens to hundreds of runs per setting to resolve 5%: no budget buys "
+               "that. The steady counters resolve it at a handful, so they carry the fine distinctions and the wall times "
+               "the coarse ones; a setting is called worse or better only where its interval says so.\n")
     return out
 
 
