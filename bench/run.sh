@@ -60,6 +60,9 @@
 #                          skipped, boots with nothing left to do are not made. Commit
 #                          bench/results before a session ends to resume in the next one.
 set -euo pipefail
+# The whole script is one { } block: bash reads it completely before running any of it, so
+# editing this file during a run of hours (a checkout, a colleague) cannot derail the run.
+{
 
 die() { echo "bench: error: $*" >&2; exit 1; }
 say() { echo "bench: $*"; }
@@ -432,3 +435,5 @@ write_host_info
 report
 say "done in $((SECONDS - t_start)) s${failed:+; FAILED:$failed}$([[ $complete == yes ]] || echo "; $missing runs missing: BENCH_RESUME=1 goes on")"
 [[ -z $failed ]]
+exit
+}
