@@ -16,20 +16,21 @@
 #
 # Knobs (environment; `make bench BENCH_REPS=3` works too). The defaults are chosen to fit
 # 150 minutes on 2 host cores under TCG, both swap modes (bench/RESULTS.md, "Repetitions and
-# time", says how); BENCH_QUICK=1 is a short try-out (1 repetition, statics 60 200, the
-# shipped default only, no warm-up, short cost test).
+# time", says how); BENCH_QUICK=1 is a short try-out (1 repetition, the shipped default
+# only, no warm-up, short cost test).
 #   BENCH_WORKLOADS   phased responsiveness compile compile-stream dirtier (in this order)
 #   BENCH_SWAP        "disk zram": the swap modes, each workload in each (disk: the virtio disk
 #                     /dev/vdb; zram: /dev/zram0 of BENCH_ZRAM_MB, the kernel's compressor)
-#   BENCH_STATICS     static values, default "60 100 200" (0 and 10 left out: never the best
-#                     in the run of 2026-11-30 but on phase 2, where 0-100 tie; see RESULTS.md)
+#   BENCH_STATICS     static values, default "60 200" (0, 10 and 100 left out: never the best
+#                     in the run of 2026-11-30 but on phase 2, where 0-100 tie, and 100 close
+#                     only where 60 or 200 were too; see RESULTS.md)
 #   BENCH_POLICIES    daemon policies, default "ck tendency adaptive"; a policy that
 #                     `autoswappiness -n` rejects is left out with a note
 #   BENCH_EXTRA_CONFIGS  paths of further configuration files, each a row "daemon NAME"
 #   BENCH_REPS=3 BENCH_WARMUP=1   repetitions per setting; discarded runs at the start of
-#                     each boot. 3 fit 150 minutes for both swap modes (about 135 measured
-#                     and estimated, see RESULTS.md); the intervals then cover about 90%.
-#                     4 make them 95% (about 175 minutes: two sessions with BENCH_RESUME)
+#                     each boot. 3 fit 150 minutes for both swap modes (about 135 estimated,
+#                     see RESULTS.md); the intervals then cover about 90%. 4 make them 95%
+#                     (about 170 minutes: two sessions with BENCH_RESUME)
 #   BENCH_MEM_MB=256  guest RAM;  BENCH_SWAP_MB=1024 swap disk;  BENCH_ZRAM_MB (= swap disk);
 #   BENCH_CPUS=2
 #   BENCH_DISK_MBPS=50  one throttle (MB/s, read+write) shared by the root, swap and data disks,
@@ -44,8 +45,10 @@
 #     BENCH_TREE_MB (read tree, default 120% of BENCH_MEM_MB), BENCH_HOT_MB (45%), BENCH_COLD_MB (80%)
 #   cost test: BENCH_COST_MEM_MB=1024 COST_CROWDS="100 2000" COST_SECONDS=10 COST_INTERVAL_MS=100
 #              (COST_CROWDS= empty: no cost test); disk swap only
-#   BENCH_RUN_TIMEOUT=120  seconds before one run is killed: recorded as a timeout, and its wall
-#                          time counts as a lower bound of the workload's time
+#   BENCH_RUN_TIMEOUT=90   seconds before one run is killed: recorded as a timeout, and its wall
+#                          time counts as a lower bound of the workload's time (no run of 60-200
+#                          took over 87 s on the idle host of the first full run; on zram under
+#                          TCG some thrash for minutes, and the limit bounds what they cost)
 #   BENCH_OUT=build/bench  work directory (staged binaries, shares, data disk)
 #   BENCH_REPORT_DIR=bench where RESULTS.md, results/ and plots/ go; the README headline is
 #                          rewritten only by a full run into bench (BENCH_QUICK=1: the default
@@ -80,7 +83,7 @@ raw=${BENCH_RAW:-$report_dir/results}
 resume=${BENCH_RESUME:-0}
 workloads=${BENCH_WORKLOADS:-phased responsiveness compile compile-stream dirtier}
 swap_modes=${BENCH_SWAP:-disk zram}
-statics=${BENCH_STATICS:-$([[ $quick == 1 ]] && echo "60 200" || echo "60 100 200")}
+statics=${BENCH_STATICS:-60 200}
 policies=${BENCH_POLICIES:-$([[ $quick == 1 ]] && echo "" || echo "ck tendency adaptive")}
 extra_configs=${BENCH_EXTRA_CONFIGS:-}
 reps=${BENCH_REPS:-$([[ $quick == 1 ]] && echo 1 || echo 3)}
@@ -91,7 +94,7 @@ zram_mb=${BENCH_ZRAM_MB:-$swap_mb}
 cpus=${BENCH_CPUS:-2}
 disk_mbps=${BENCH_DISK_MBPS:-50}
 sample_ms=${BENCH_SAMPLE_MS:-1000}
-run_timeout=${BENCH_RUN_TIMEOUT:-120}
+run_timeout=${BENCH_RUN_TIMEOUT:-90}
 tree_mb=${BENCH_TREE_MB:-$((mem_mb * 120 / 100))}
 hot_mb=${BENCH_HOT_MB:-$((mem_mb * 45 / 100))}
 cold_mb=${BENCH_COLD_MB:-$((mem_mb * 80 / 100))}
@@ -304,9 +307,17 @@ env_common() {
 	EOF
 }
 
+# What the measurements depend on besides the settings: sizes, guest, disk, limits. A resumed
+# run must have the same.
+measure_fingerprint() {
+	{ env_common | grep -v '^COST_'; echo "$mem_mb $swap_mb $zram_mb $cpus $disk_mbps $sample_ms $run_timeout $tree_mb $hot_mb $cold_mb"; } |
+		sha256sum | cut -c1-16
+}
+
 write_host_info() {
 	{
 		echo "started=$started"
+		echo "measure_fingerprint=$(measure_fingerprint)"
 		echo "finished=$(date -u +%FT%TZ)"
 		echo "complete=$complete"
 		echo "runtime_s=$((SECONDS - t_start))"
@@ -363,6 +374,8 @@ if [[ $resume == 1 && -f $raw/host-info.txt ]]; then
 	prev() { sed -n "s/^$1=//p" "$raw/host-info.txt"; }
 	[[ $(prev settings) == "$settings" && $(prev reps) == "$reps" && $(prev swap_modes) == "$swap_modes" ]] ||
 		die "BENCH_RESUME=1: $raw holds a run with settings '$(prev settings)', reps $(prev reps), swap '$(prev swap_modes)'"
+	[[ -z $(prev measure_fingerprint) || $(prev measure_fingerprint) == "$(measure_fingerprint)" ]] ||
+		die "BENCH_RESUME=1: $raw holds a run with other sizes, guest, disk or limits (see its host-info.txt)"
 	for f in "$staged"/configs/*.conf; do
 		cmp -s -- "$f" "$raw/configs/$(basename -- "$f")" ||
 			die "BENCH_RESUME=1: $f differs from the configuration the run started with ($raw/configs)"

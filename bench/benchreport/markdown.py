@@ -92,8 +92,8 @@ def configs_section(data):
     out.append("")
     if data.host.get("shipped_policy"):
         out.append(f"The shipped policy, {data.host['shipped_policy']}, has no row of its own: `daemon default` runs it.\n")
-    if not {"0", "10"} & set(data.statics):
-        out.append(model.LOW_STATICS_NOTE + "\n")
+    if not set(model.OTHER_STATICS) & set(data.statics):
+        out.append(model.OTHER_STATICS_NOTE + "\n")
     return out
 
 
@@ -301,10 +301,10 @@ def reps_section(data, res):
                                f"{fmt_ratio(stats.resolvable(c, n)) if n else 'n/a'} |")
     out.append("")
     if n and n < 4:
-        out.append(f"This run used {n} per setting: what the 150-minute budget holds for both swap modes and six "
-                   "settings (see Time). With 3 the intervals cover about 90%, so a worse or better call is wrong about "
-                   "one time in ten where there is no difference; BENCH_REPS=4 makes them 95%, in about 175 minutes (two "
-                   "sessions with BENCH_RESUME=1).\n")
+        out.append(f"This run used {n} per setting: what the 150-minute budget holds for {len(data.swaps)} swap "
+                   f"mode(s) and {len(data.settings)} settings (see Time). With 3 the intervals cover about 90%, so a "
+                   "worse or better call is wrong about one time in ten where there is no difference; BENCH_REPS=4 makes "
+                   "them 95%, in about a third more time (two sessions with BENCH_RESUME=1).\n")
     out.append("The noisy wall-time figures would need tens to hundreds of runs per setting to resolve 5%: no budget buys "
                "that. The steady counters resolve it at a handful, so they carry the fine distinctions and the wall times "
                "the coarse ones; a setting is called worse or better only where its interval says so.\n")
