@@ -3,8 +3,9 @@
 # (touched about once a second), a heavy dirtier of RESP_DIRTIER_MIB writing pass after pass,
 # and the probe touching its RESP_PROBE_KIB every RESP_PROBE_MS, both for RESP_WINDOW_S
 # seconds once the crowd is up. A fixed window, not a fixed number of passes: the probe's
-# percentiles cover the same time under every setting (10 ms over 20 s: about 2,000
-# samples, so that p99 is a percentile, not the maximum), and a run that thrashes (zram
+# percentiles cover the same time under every setting (5 ms over 20 s: up to 4,000 samples,
+# and 1,000-1,500 in the try-out's worst runs, where wake-ups came late, so that p99 is a
+# percentile, not the maximum), and a run that thrashes (zram
 # under TCG did, for minutes) costs no more than the others. Both programs stop themselves
 # by their own clocks. RESULT: probe_p50_ms, probe_p99_ms, probe_max_ms, probe_over100_ms,
 # probe_n, dirtier_written_mib (what the heavy dirtier wrote in the window) and, when it

@@ -86,6 +86,8 @@ check "a real win: interval below 1, called better" \
 check "static 0's timed-out builds count as lower bounds" grep -q '^| static 0 | 3 (3 timed out: at least) | 182 |' "$R"
 check "a responsiveness run killed at the time limit keeps the probe's figures until then" \
 	grep -q '^| static 0 | 3 (1 timed out: until the time limit) | 3000 |' "$R"
+check "the probe's samples per run are counted" \
+	grep -q '^Probe samples per run: median 2000, fewest 1960; every run has at least 1,000\.' "$R"
 check "the timed-out runs are listed as problems" \
 	grep -q '^- disk compile-stream static 0 rep 3: rc 143, rc=143; killed at the time limit after 183 s' "$R"
 check "phase 2 work stopped at the wall-time cap counts as a lower bound" \

@@ -256,6 +256,18 @@ def phase_totals(data, swap):
     return out + [""]
 
 
+def probe_samples(data, swap):
+    """How many samples the probe's percentiles rest on: at least 1,000 for p99 to be one."""
+    n = [(v, s, rep) for s in data.settings for rep, v in data.by_rep(swap, "responsiveness", s, "probe_n").items()]
+    if not n:
+        return []
+    few = sorted((v, s, rep) for v, s, rep in n if v < 1000)
+    return [f"Probe samples per run: median {fmt(statistics.median(v for v, _, _ in n))}, fewest "
+            f"{fmt(min(v for v, _, _ in n))}; "
+            + (f"under 1,000 (p99 close to the maximum): {', '.join(f'{model.label(s)} rep {r} ({fmt(v)})' for v, s, r in few)}."
+               if few else "every run has at least 1,000.") + "\n"]
+
+
 def workload_sections(data, res, bars):
     out = []
     for swap in data.swaps:
@@ -268,6 +280,8 @@ def workload_sections(data, res, bars):
                     out.append(f"![{wl} {t.metric.name} {swap}](plots/{bars[(swap, wl, t.metric.name)]})\n")
             if wl == "phased":
                 out += phase_totals(data, swap)
+            if wl == "responsiveness":
+                out += probe_samples(data, swap)
             out += counters_table(data, res, swap, wl)
     return out
 

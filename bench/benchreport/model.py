@@ -38,7 +38,7 @@ METRICS = {
 PHASES = ("phase1_s", "phase2_work_s")
 # Metrics a run killed at the time limit still reports, over what it measured until then (the
 # probe prints its percentiles on SIGTERM): left out, the worst runs of a setting would vanish.
-UNTIL_TIMEOUT = {"probe_p99_ms", "probe_p50_ms", "probe_max_ms"}
+UNTIL_TIMEOUT = {"probe_p99_ms", "probe_p50_ms", "probe_max_ms", "probe_n"}
 # Metrics whose run may stop short (a flag metric of 1): then its value is a lower bound.
 CAPPED = {m: "phase2_capped" for m in ("phase2_work_s", "phase2_sys_s", "phase2_blocked_s", "phase2_majflt")}
 TITLES = {
