@@ -343,11 +343,12 @@ def _cycles(data):
 def time_section(data):
     cyc = _cycles(data)
     out = ["## Time\n", f"The run took {int(float(data.host.get('runtime_s', 0)) // 60)} min on the host. Per boot, from "
-           "the guest's clock: runs (with warm-ups), minutes from the first run's start to the last one's end, and the median "
-           "time per run from its start to the next one's (the workload plus about 7 s of reset):\n",
+           "the guest's clock, each run counted from its start to the next one's (the workload plus about 8 s of reset and "
+           "pauses): runs (with warm-ups), their minutes in all, the median per run, and the median per run by setting:\n",
            "| swap | workload | runs | minutes | median s per run | median s per run by setting |", "| --- | --- | --- | --- | --- | --- |"]
     per_rep = {}
-    for (swap, wl), v in cyc.items():
+    order = {k: i for i, k in enumerate((sw, w) for sw in data.swaps for w in data.workloads)}
+    for (swap, wl), v in sorted(cyc.items(), key=lambda kv: order.get(kv[0], len(order))):
         over = statistics.median([c - w for _, _, c, w in v if c is not None] or [7.0])
         full = [(s, warm, c if c is not None else w + over) for s, warm, c, w in v]
         by = {}
