@@ -132,8 +132,9 @@ format:
 clean:
 	rm -rf build/autoswappiness build/*.o build/tests build/sanitize build/it
 
-# Benchmarks in the VM (issue 4), not part of `make check`: 156 minutes here under TCG
-# (BENCH_QUICK=1: a short try-out). Knobs: see bench/run.sh. Writes bench/RESULTS.md.
+# Benchmarks in the VM (issues 4 and 12), not part of `make check`: about 2 1/4 hours here under
+# TCG, disk and zram swap (BENCH_QUICK=1: a short try-out; BENCH_RESUME=1 goes on with a run
+# whose raw results are in bench/results). Knobs: see bench/run.sh. Writes bench/RESULTS.md.
 .PHONY: bench
 bench: deps $(BIN)
 	BIN=$(BIN) BUILD_DIR=$(BUILD) bench/run.sh

@@ -3,15 +3,20 @@
 # the share. Reads /mnt/share/bench.env, then either
 #   MODE=workload: runs wl-$WORKLOAD.sh under each setting of SETTINGS, REPS times, interleaved
 #                  (each repetition starts one setting further along the list), after WARMUP
-#                  discarded runs; or
+#                  discarded runs, with swap on SWAP (disk: /dev/vdb; zram: /dev/zram0 of
+#                  ZRAM_MB); runs listed in /mnt/share/skip.txt (swap,workload,setting,rep, done
+#                  in an earlier session) are left out; or
 #   MODE=cost:     measures the daemon's own CPU per poll and RSS with COST_CROWDS processes.
-# Between runs: daemon stopped, knob back to 60, swapoff/swapon, sync, drop caches, 1 s pause.
-# A numeric setting is a static vm.swappiness; a name is a daemon policy, started with systemctl
-# from the installed unit with /etc/autoswappiness.conf naming it.
+# Between runs: daemon stopped, knob back to 60, swapoff, (zram: device reset), swapon, sync,
+# drop caches, 1 s pause.
+# A numeric setting is a static vm.swappiness; a name is a daemon configuration, started with
+# systemctl from the installed unit with /etc/autoswappiness.conf a verbatim copy of
+# /mnt/share/configs/NAME.conf (setting "default": configs/shipped.conf, the shipped file).
 #
 # Writes to /mnt/share/out: runs.csv (one row per run: wall time, counter deltas, PSI totals),
-# metrics.csv (the workload's RESULT figures), ts/*.csv (the sampler's time series),
-# logs/*.log (the workload's output, journal of the daemon), cost.csv, guest-info.txt.
+# metrics.csv (the workload's RESULT figures), ts/SWAP-*.csv (the sampler's time series),
+# logs/SWAP-*.log (the workload's output, journal of the daemon), cost.csv,
+# guest-info-*.txt.
 set -uo pipefail
 
 SHARE=/mnt/share
@@ -26,6 +31,8 @@ now() { cut -d' ' -f1 /proc/uptime; }
 die() { say "FATAL: $*"; exit 1; }
 
 mkdir -p "$OUT/ts" "$OUT/logs" || die "cannot create $OUT"
+# The configuration file of a daemon setting: "default" runs the shipped file.
+conf_of() { if [[ $1 == default ]]; then echo shipped; else echo "$1"; fi; }
 # The driver and the sampler must survive the OOM killer; each workload is an ordinary victim.
 echo -1000 >/proc/self/oom_score_adj
 
@@ -37,8 +44,37 @@ systemctl daemon-reload
 # of threads-max, about 240 in a 256 MB guest.
 systemctl set-property --runtime vm-test.service TasksMax=infinity ||
 	say "warning: cannot lift TasksMax of vm-test.service"
-mkswap -f /dev/vdb >/dev/null || die "mkswap /dev/vdb failed"
-swapon /dev/vdb || die "swapon /dev/vdb failed"
+SWAP=${SWAP:-disk}
+# The swap device of this boot. zram: the same capacity as the disk swap (ZRAM_MB), the
+# kernel's default compressor; reset and made again between runs, so that each run starts
+# with an empty device.
+swap_up() {
+	if [[ $SWAP == zram ]]; then
+		local i
+		if [[ ! -e /sys/block/zram0 ]]; then
+			modprobe zram num_devices=1 || die "modprobe zram failed (no zram in this kernel?)"
+		fi
+		# udev opens a new or rewritten block device to probe it, and zram refuses a reset
+		# (EBUSY) while it is open: wait for udev, and try again.
+		for ((i = 1; ; i++)); do
+			udevadm settle --timeout=10 2>/dev/null
+			echo 1 2>/dev/null >/sys/block/zram0/reset && break
+			((i < 10)) || die "cannot reset /dev/zram0: busy after 10 tries"
+			sleep 0.5
+		done
+		echo "${ZRAM_MB}M" >/sys/block/zram0/disksize || die "cannot size /dev/zram0 to ${ZRAM_MB} MiB"
+		mkswap -f /dev/zram0 >/dev/null || die "mkswap /dev/zram0 failed"
+		swapon -p 100 /dev/zram0 || die "swapon /dev/zram0 failed"
+	else
+		swapon /dev/vdb || die "swapon /dev/vdb failed"
+	fi
+}
+case $SWAP in
+disk) mkswap -f /dev/vdb >/dev/null || die "mkswap /dev/vdb failed" ;;
+zram) ;;
+*) die "SWAP must be disk or zram, got '$SWAP'" ;;
+esac
+swap_up
 mkdir -p /mnt/data
 mount -o ro /dev/vdc /mnt/data || die "cannot mount the data disk /dev/vdc"
 export BENCH_BIN=$SHARE/bin BENCH_SRC=$SHARE/src BENCH_DATA=/mnt/data
@@ -48,7 +84,7 @@ pct() { echo $((mem_mib * $1 / 100)); }
 # Workload sizes: percentages of MemTotal, turned into MiB here where MemTotal is known.
 export DIRTIER_MIB=$(pct "$DIRTIER_PCT") DIRTIER_PASSES
 export COMPILE_JOBS COMPILE_COPIES COMPILE_IDLE_MIB=$(pct "${COMPILE_IDLE_PCT:-0}")
-export RESP_CROWD RESP_CROWD_KIB RESP_PROBE_KIB RESP_DIRTIER_MIB=$(pct "$RESP_DIRTIER_PCT") RESP_DIRTIER_PASSES
+export RESP_CROWD RESP_CROWD_KIB RESP_PROBE_KIB RESP_PROBE_MS RESP_DIRTIER_MIB=$(pct "$RESP_DIRTIER_PCT") RESP_WINDOW_S
 export PHASED_IDLE_MIB=$(pct "$PHASED_IDLE_PCT") PHASED_ROUNDS PHASED_ACTIVE_MIB=$(pct "$PHASED_ACTIVE_PCT") PHASED_ACTIVE_S
 export BENCH_TREE_MB BENCH_COLD_MB
 
@@ -60,6 +96,8 @@ export BENCH_TREE_MB BENCH_COLD_MB
 	echo "guest_cpu_model=$(sed -n 's/^model name\t*: //p' /proc/cpuinfo | head -n 1)"
 	echo "guest_memtotal_kib=$mem_kib"
 	echo "guest_swap=$(awk 'NR > 1 { printf "%s %s KiB ", $1, $3 }' /proc/swaps)"
+	echo "guest_swap_mode=$SWAP"
+	[[ $SWAP != zram ]] || echo "guest_zram_algorithm=$(sed 's/.*\[\([^]]*\)\].*/\1/' /sys/block/zram0/comp_algorithm)"
 	echo "guest_gcc=$(gcc --version | sed -n 1p)"
 	echo "guest_make=$(make --version | sed -n 1p)"
 	echo "guest_daemon=$(/usr/local/sbin/autoswappiness --version 2>&1)"
@@ -67,7 +105,14 @@ export BENCH_TREE_MB BENCH_COLD_MB
 	echo "guest_zswap=$(cat /sys/module/zswap/parameters/enabled 2>/dev/null || echo n/a)"
 	echo "guest_thp=$(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo n/a)"
 	echo "guest_sizes=DIRTIER_MIB=$DIRTIER_MIB COMPILE_IDLE_MIB=$COMPILE_IDLE_MIB RESP_DIRTIER_MIB=$RESP_DIRTIER_MIB PHASED_IDLE_MIB=$PHASED_IDLE_MIB PHASED_ACTIVE_MIB=$PHASED_ACTIVE_MIB"
-} >"$OUT/guest-info-$MODE${WORKLOAD:+-$WORKLOAD}.txt"
+	# What each configuration resolves to on this machine (max = auto depends on the swap).
+	for c in $SETTINGS; do
+		[[ $c =~ ^[0-9]+$ ]] && continue
+		f=$SHARE/configs/$(conf_of "$c").conf
+		echo "config_$c=$(/usr/local/sbin/autoswappiness --once --dry-run -c "$f" 2>&1 |
+			sed -n 's/^.*\(policy=[^ ]*\).* \(max=[0-9]*\) .*$/\1 \2/p' | head -n 1)"
+	done
+} >"$OUT/guest-info-$MODE-$SWAP${WORKLOAD:+-$WORKLOAD}.txt"
 
 is_static() { [[ $1 =~ ^[0-9]+$ ]]; }
 
@@ -78,15 +123,15 @@ stop_daemon() {
 	fi
 }
 
-write_conf() { # POLICY INTERVAL_MS
-	cat >/etc/autoswappiness.conf <<-EOF
-		[policy]
-		name = $1
-		[limits]
-		max = $DAEMON_MAX
-		[daemon]
-		interval_ms = $2
-	EOF
+install_conf() { # SETTING: its configuration, verbatim, as /etc/autoswappiness.conf
+	cp -- "$SHARE/configs/$(conf_of "$1").conf" /etc/autoswappiness.conf ||
+		die "cannot install $SHARE/configs/$(conf_of "$1").conf"
+}
+
+# The cost test: a named policy polling every INTERVAL_MS, other keys as shipped.
+write_cost_conf() { # POLICY INTERVAL_MS
+	sed -e "s/^#\{0,1\}name = .*/name = $1/" -e "s/^#\{0,1\}interval_ms = .*/interval_ms = $2/" \
+		"$SHARE/configs/shipped.conf" >/etc/autoswappiness.conf
 }
 
 reset_machine() {
@@ -95,7 +140,7 @@ reset_machine() {
 	echo 60 >"$KNOB"
 	swapoff -a || say "warning: swapoff -a failed"
 	steps+=" stop+swapoff $((SECONDS - t))"
-	swapon /dev/vdb || die "swapon /dev/vdb failed"
+	swap_up
 	sync
 	steps+=" sync $((SECONDS - t))"
 	echo 3 >/proc/sys/vm/drop_caches
@@ -114,13 +159,35 @@ counters() {
 	     END { printf " %s %s\n", v["some"], v["full"] }' /proc/pressure/memory
 }
 
-[[ -f $OUT/runs.csv ]] || echo "workload,setting,rep,seq,warmup,t0,t1,wall_s,rc,pswpin,pswpout,refault_anon,refault_file,pgmajfault,psi_some_ms,psi_full_ms,knob_end,daemon_writes,note" >"$OUT/runs.csv"
-[[ -f $OUT/metrics.csv ]] || echo "workload,setting,rep,warmup,metric,value" >"$OUT/metrics.csv"
+RUNS_HEADER="swap,workload,setting,daemon_config,rep,seq,warmup,t0,t1,wall_s,rc,pswpin,pswpout,refault_anon,refault_file,pgmajfault,psi_some_us,psi_full_us,knob_end,daemon_writes,zram_peak_orig_kib,zram_peak_compr_kib,zram_mem_used_max_kib,note"
+[[ -f $OUT/runs.csv ]] || echo "$RUNS_HEADER" >"$OUT/runs.csv"
+[[ -f $OUT/metrics.csv ]] || echo "swap,workload,setting,rep,warmup,metric,value" >"$OUT/metrics.csv"
+
+# zram: the device's peak of stored data (orig_data_size) and its compressed size at that
+# moment, every second, into /run/zram-peak as "orig_bytes compr_bytes"; the run's row
+# reads it. At the end of a run the workload's pages are already freed.
+zram_watch() {
+	local o c _ best=0 bc=0
+	while :; do
+		read -r o c _ </sys/block/zram0/mm_stat || break
+		if ((o > best)); then
+			best=$o bc=$c
+			echo "$best $bc" >/run/zram-peak
+		fi
+		sleep 1
+	done
+}
 
 seq_no=0
 run_one() { # SETTING REP WARMUP
-	local setting=$1 rep=$2 warm=$3 tag t0 t1 rc c0 c1 note="" sampler pid wd knob_end writes=""
-	tag=$WORKLOAD-$setting-$rep
+	local setting=$1 rep=$2 warm=$3 tag t0 t1 rc c0 c1 note="" sampler pid wd knob_end writes="" conf="" zw=""
+	local zo="" zc="" zm=""
+	if [[ $warm == 0 && -f $SHARE/skip.txt ]] && grep -qxF "$SWAP,$WORKLOAD,$setting,$rep" "$SHARE/skip.txt"; then
+		say "[$((seq_no + 1))/$total] $WORKLOAD $setting rep $rep: done in an earlier session, skipped"
+		seq_no=$((seq_no + 1))
+		return 0
+	fi
+	tag=$SWAP-$WORKLOAD-$setting-$rep
 	seq_no=$((seq_no + 1))
 	local u0
 	u0=$(now)
@@ -129,10 +196,16 @@ run_one() { # SETTING REP WARMUP
 	sampler=$!
 	local jt
 	jt=$(date +%s)
+	if [[ $SWAP == zram ]]; then
+		rm -f /run/zram-peak
+		zram_watch &
+		zw=$!
+	fi
 	if is_static "$setting"; then
 		echo "$setting" >"$KNOB"
 	else
-		write_conf "$setting" "$DAEMON_INTERVAL_MS"
+		conf=$(conf_of "$setting")
+		install_conf "$setting"
 		systemctl start "$UNIT" || note="daemon-start-failed"
 	fi
 	sleep 1
@@ -140,16 +213,16 @@ run_one() { # SETTING REP WARMUP
 	t0=$(now)
 	setsid choom -n 0 -- bash "$SHARE/wl/wl-$WORKLOAD.sh" >"$OUT/logs/$tag.log" 2>&1 </dev/null &
 	pid=$!
-	# The watchdog leaves a flag before it kills: once it has sent SIGTERM it is still
-	# alive (waiting to send SIGKILL), so being alive does not mean no timeout.
+	# The watchdog (locked in memory: a shell's sleep was swapped out and fired minutes
+	# late) leaves a flag before it kills: once it has sent SIGTERM it is still alive
+	# (waiting to send SIGKILL), so being alive does not mean no timeout.
 	rm -f /run/bench-timeout
-	(sleep "$RUN_TIMEOUT" && : >/run/bench-timeout && kill -TERM -- "-$pid" && sleep 10 && kill -KILL -- "-$pid") 2>/dev/null &
+	"$BENCH_BIN/watchdog" "$RUN_TIMEOUT" "$pid" /run/bench-timeout &
 	wd=$!
 	wait "$pid"
 	rc=$?
 	t1=$(now)
 	c1=$(counters)
-	pkill -P "$wd" 2>/dev/null
 	kill "$wd" 2>/dev/null
 	wait "$wd" 2>/dev/null
 	[[ ! -e /run/bench-timeout ]] || note+=" timeout"
@@ -166,14 +239,21 @@ run_one() { # SETTING REP WARMUP
 	fi
 	kill -TERM "$sampler" 2>/dev/null
 	wait "$sampler" 2>/dev/null
+	if [[ -n $zw ]]; then
+		kill "$zw" 2>/dev/null
+		wait "$zw" 2>/dev/null
+		read -r zo zc </run/zram-peak 2>/dev/null || true
+		zm=$(awk '{ print $5 }' /sys/block/zram0/mm_stat)
+		zo=${zo:+$((zo / 1024))} zc=${zc:+$((zc / 1024))} zm=${zm:+$((zm / 1024))}
+	fi
 	[[ $rc == 0 ]] || note+=" rc=$rc"
 	read -r a0 b0 ra0 rf0 m0 s0 f0 <<<"$c0"
 	read -r a1 b1 ra1 rf1 m1 s1 f1 <<<"$c1"
-	echo "$WORKLOAD,$setting,$rep,$seq_no,$warm,$t0,$t1,$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }'),$rc,$((a1 - a0)),$((b1 - b0)),$((ra1 - ra0)),$((rf1 - rf0)),$((m1 - m0)),$(((s1 - s0) / 1000)),$(((f1 - f0) / 1000)),$knob_end,$writes,${note# }" >>"$OUT/runs.csv"
+	echo "$SWAP,$WORKLOAD,$setting,$conf,$rep,$seq_no,$warm,$t0,$t1,$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }'),$rc,$((a1 - a0)),$((b1 - b0)),$((ra1 - ra0)),$((rf1 - rf0)),$((m1 - m0)),$((s1 - s0)),$((f1 - f0)),$knob_end,$writes,$zo,$zc,$zm,${note# }" >>"$OUT/runs.csv"
 	grep '^RESULT ' "$OUT/logs/$tag.log" | sed 's/^RESULT //' | tr ' ' '\n' | grep '=' |
-		awk -F= -v p="$WORKLOAD,$setting,$rep,$warm" '{ print p "," $1 "," $2 }' >>"$OUT/metrics.csv"
+		awk -F= -v p="$SWAP,$WORKLOAD,$setting,$rep,$warm" '{ print p "," $1 "," $2 }' >>"$OUT/metrics.csv"
 	say "$(date -u +%T) [$seq_no/$total] $WORKLOAD $setting rep $rep$([[ $warm == 1 ]] && echo ' (warm-up)'):" \
-		"wall $(tail -n 1 "$OUT/runs.csv" | cut -d, -f8) s (reset ${reset_s} s, before $(awk -v a="$u0" -v b="$t0" 'BEGIN { printf "%.1f", b - a }') s, after $(awk -v a="$t1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }') s)," \
+		"wall $(tail -n 1 "$OUT/runs.csv" | cut -d, -f10) s (reset ${reset_s} s, before $(awk -v a="$u0" -v b="$t0" 'BEGIN { printf "%.1f", b - a }') s, after $(awk -v a="$t1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }') s)," \
 		"$(grep '^RESULT ' "$OUT/logs/$tag.log" | sed 's/^RESULT //' | tr '\n' ' ')${note:+ NOTE:$note}"
 }
 
@@ -187,7 +267,7 @@ cost() {
 		for policy in $COST_POLICIES; do
 			stop_daemon
 			echo 60 >"$KNOB"
-			write_conf "$policy" "$COST_INTERVAL_MS"
+			write_cost_conf "$policy" "$COST_INTERVAL_MS"
 			systemctl start "$UNIT" || { say "cannot start the daemon with $policy"; continue; }
 			sleep 3
 			pid=$(systemctl show -p MainPID --value "$UNIT")
@@ -220,7 +300,7 @@ fi
 read -r -a settings <<<"$SETTINGS"
 nset=${#settings[@]}
 total=$((WARMUP + REPS * nset))
-say "workload $WORKLOAD: settings ${settings[*]}, $REPS repetitions, $WARMUP warm-up; MemTotal $mem_mib MiB"
+say "workload $WORKLOAD, swap $SWAP: settings ${settings[*]}, $REPS repetitions, $WARMUP warm-up; MemTotal $mem_mib MiB"
 for ((w = 1; w <= WARMUP; w++)); do
 	run_one 60 "w$w" 1
 done

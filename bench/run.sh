@@ -1,47 +1,71 @@
 #!/usr/bin/env bash
-# `make bench`: the benchmarks of issue 4. Boots the Debian 12 guest of tests/vm (one boot per
-# workload, one for the daemon's own cost), runs each workload under every static
-# vm.swappiness and under the daemon with every policy, interleaved and repeated, then writes
-# bench/RESULTS.md, bench/results/*.csv and bench/plots/*.png with bench/report.py.
+# `make bench`: the benchmarks of issues 4 and 12. Boots the Debian 12 guest of tests/vm (one
+# boot per workload and swap mode, one for the daemon's own cost), runs each workload under
+# static vm.swappiness values and under the daemon with each configuration, interleaved and
+# repeated, with swap on a disk and on zram, then writes bench/RESULTS.md, bench/results/ and
+# bench/plots/ with bench/report.py.
 #
 #   bench/run.sh                 (from anywhere; needs root, qemu, debootstrap, gnuplot, python3)
 #
-# Knobs (environment; `make bench BENCH_REPS=3` works too). Defaults give a full run of 156
-# minutes on 2 host cores under TCG (measured);
-# BENCH_QUICK=1 is a ~30 minute try-out (1 repetition, statics 0 60 200, no warm-up, short
-# cost test).
+# The daemon's configurations (bench/results/configs/NAME.conf, kept verbatim):
+#   shipped.conf   conf/autoswappiness.conf byte for byte: the row "daemon default"
+#   POLICY.conf    the shipped file with only [policy] name set, for each of BENCH_POLICIES but
+#                  the shipped default's policy (that one is "daemon default" already): the
+#                  rows "daemon POLICY"
+#   NAME.conf      each file of BENCH_EXTRA_CONFIGS, verbatim: the rows "daemon NAME"
+#
+# Knobs (environment; `make bench BENCH_REPS=3` works too). The defaults are chosen to fit
+# 150 minutes on 2 host cores under TCG, both swap modes (bench/RESULTS.md, "Repetitions and
+# time", says how); BENCH_QUICK=1 is a short try-out (1 repetition, the shipped default
+# only, no warm-up, short cost test).
 #   BENCH_WORKLOADS   phased responsiveness compile compile-stream dirtier (in this order)
-#   BENCH_STATICS     static values, default "0 10 60 100 200"
+#   BENCH_SWAP        "disk zram": the swap modes, each workload in each (disk: the virtio disk
+#                     /dev/vdb; zram: /dev/zram0 of BENCH_ZRAM_MB, the kernel's compressor)
+#   BENCH_STATICS     static values, default "60 200" (0, 10 and 100 left out: never the best
+#                     in the run of 2026-11-30 but on phase 2, where 0-100 tie, and 100 close
+#                     only where 60 or 200 were too; see RESULTS.md)
 #   BENCH_POLICIES    daemon policies, default "ck tendency adaptive"; a policy that
-#                     `autoswappiness -n` rejects (not implemented yet) is left out with a note
-#   BENCH_REPS=5 BENCH_WARMUP=1       repetitions per setting (issue 4 asks for at least 5);
-#                     discarded runs at the start of each boot. Every run costs about 40 s
-#                     under TCG here (about 7 s of it the reset between runs): 8 settings x 5
-#                     workloads x 5 repetitions took 156 minutes
-#   BENCH_MEM_MB=256  guest RAM;  BENCH_SWAP_MB=1024 swap disk;  BENCH_CPUS=2
+#                     `autoswappiness -n` rejects is left out with a note
+#   BENCH_EXTRA_CONFIGS  paths of further configuration files, each a row "daemon NAME"
+#   BENCH_REPS=3 BENCH_WARMUP=1   repetitions per setting; discarded runs at the start of
+#                     each boot. 3 fit 150 minutes for both swap modes (about 135 estimated,
+#                     see RESULTS.md); the intervals then cover about 90%. 4 make them 95%
+#                     (about 170 minutes: two sessions with BENCH_RESUME)
+#   BENCH_MEM_MB=256  guest RAM;  BENCH_SWAP_MB=1024 swap disk;  BENCH_ZRAM_MB (= swap disk);
+#   BENCH_CPUS=2
 #   BENCH_DISK_MBPS=50  one throttle (MB/s, read+write) shared by the root, swap and data disks,
 #                       like the single slow disk of a small machine
-#   BENCH_DAEMON_MAX=200 BENCH_DAEMON_INTERVAL_MS=1000   the daemon's [limits] max, interval
 #   BENCH_SAMPLE_MS=1000  time-series sampling
 #   workload sizes (percent of the guest's MemTotal, or absolute):
-#     DIRTIER_PCT=130 DIRTIER_PASSES=2 (the first pass apart, so one timed pass per run)
+#     DIRTIER_PCT=130 DIRTIER_PASSES=2
 #     COMPILE_JOBS=16 COMPILE_COPIES=1 COMPILE_IDLE_PCT=25
-#     RESP_CROWD=300 RESP_CROWD_KIB=256 RESP_PROBE_KIB=1024 RESP_DIRTIER_PCT=80 RESP_DIRTIER_PASSES=2
+#     RESP_CROWD=300 RESP_CROWD_KIB=256 RESP_PROBE_KIB=1024 RESP_PROBE_MS=5
+#     RESP_DIRTIER_PCT=80 RESP_WINDOW_S=20 (the probe and the dirtier run for a fixed window)
 #     PHASED_IDLE_PCT=60 PHASED_ROUNDS=3 PHASED_ACTIVE_PCT=60 PHASED_ACTIVE_S=10
 #     BENCH_TREE_MB (read tree, default 120% of BENCH_MEM_MB), BENCH_HOT_MB (45%), BENCH_COLD_MB (80%)
-#   cost test: BENCH_COST_MEM_MB=1024 COST_CROWDS="100 2000" COST_SECONDS=15 COST_INTERVAL_MS=100
-#              (COST_CROWDS= empty: no cost test)
-#   BENCH_RUN_TIMEOUT=120  seconds before one run is killed: recorded as a timeout, and its wall
-#                          time counts as a lower bound of the workload's time (at swappiness 0
-#                          the compile can thrash on file pages without end: Vine's stand-off;
-#                          it never finished in 180 s, and no other run took more than 87 s)
-#   BENCH_OUT=build/bench  work directory (shares, data disk, raw results)
-#   BENCH_REPORT_ONLY=1    only regenerate the report from BENCH_OUT's raw results
+#   cost test: BENCH_COST_MEM_MB=1024 COST_CROWDS="100 2000" COST_SECONDS=10 COST_INTERVAL_MS=100
+#              (COST_CROWDS= empty: no cost test); disk swap only
+#   BENCH_RUN_TIMEOUT=90   seconds before one run is killed: recorded as a timeout, and its wall
+#                          time counts as a lower bound of the workload's time (no run of 60-200
+#                          took over 87 s on the idle host of the first full run; on zram under
+#                          TCG some thrash for minutes, and the limit bounds what they cost)
+#   BENCH_OUT=build/bench  work directory (staged binaries, shares, data disk)
 #   BENCH_REPORT_DIR=bench where RESULTS.md, results/ and plots/ go; the README headline is
-#                          rewritten only with the default (a try-out: BENCH_REPORT_DIR=$BENCH_OUT/report)
-#   BENCH_RESUME=1         go on with an interrupted run in BENCH_OUT (same settings): keeps its
-#                          results; name the workloads still to do in BENCH_WORKLOADS
+#                          rewritten only by a full run into bench (BENCH_QUICK=1: the default
+#                          is $BENCH_OUT/report, so a try-out leaves bench/ alone)
+#   BENCH_RAW              the raw results (runs.csv, metrics.csv, ts/, logs/, configs/,
+#                          host-info.txt): default $BENCH_REPORT_DIR/results, so that a full
+#                          run's raw results are committed with its report (a few MB)
+#   BENCH_REPORT_ONLY=1    only regenerate the report from BENCH_RAW
+#   BENCH_RESUME=1         go on with a run whose raw results are in BENCH_RAW (committed, or
+#                          left by an interrupted session): same settings, reps, swap modes and
+#                          configurations (checked); runs already in BENCH_RAW/runs.csv are
+#                          skipped, boots with nothing left to do are not made. Commit
+#                          bench/results before a session ends to resume in the next one.
 set -euo pipefail
+# The whole script is one { } block: bash reads it completely before running any of it, so
+# editing this file during a run of hours (a checkout, a colleague) cannot derail the run.
+{
 
 die() { echo "bench: error: $*" >&2; exit 1; }
 say() { echo "bench: $*"; }
@@ -51,35 +75,41 @@ cd -- "$top"
 BIN=${BIN:-build/autoswappiness}
 BUILD_DIR=${BUILD_DIR:-build}
 out=${BENCH_OUT:-build/bench}
-report_dir=${BENCH_REPORT_DIR:-bench}
-
 quick=${BENCH_QUICK:-0}
+# A try-out never overwrites the committed results unless told to.
+report_dir=${BENCH_REPORT_DIR:-$([[ $quick == 1 ]] && echo "$out/report" || echo bench)}
+raw=${BENCH_RAW:-$report_dir/results}
+
 resume=${BENCH_RESUME:-0}
 workloads=${BENCH_WORKLOADS:-phased responsiveness compile compile-stream dirtier}
-statics=${BENCH_STATICS:-$([[ $quick == 1 ]] && echo "0 60 200" || echo "0 10 60 100 200")}
-policies=${BENCH_POLICIES:-ck tendency adaptive}
-reps=${BENCH_REPS:-$([[ $quick == 1 ]] && echo 1 || echo 5)}
+swap_modes=${BENCH_SWAP:-disk zram}
+statics=${BENCH_STATICS:-60 200}
+policies=${BENCH_POLICIES:-$([[ $quick == 1 ]] && echo "" || echo "ck tendency adaptive")}
+extra_configs=${BENCH_EXTRA_CONFIGS:-}
+reps=${BENCH_REPS:-$([[ $quick == 1 ]] && echo 1 || echo 3)}
 warmup=${BENCH_WARMUP:-$([[ $quick == 1 ]] && echo 0 || echo 1)}
 mem_mb=${BENCH_MEM_MB:-256}
 swap_mb=${BENCH_SWAP_MB:-1024}
+zram_mb=${BENCH_ZRAM_MB:-$swap_mb}
 cpus=${BENCH_CPUS:-2}
 disk_mbps=${BENCH_DISK_MBPS:-50}
-daemon_max=${BENCH_DAEMON_MAX:-200}
-daemon_interval=${BENCH_DAEMON_INTERVAL_MS:-1000}
 sample_ms=${BENCH_SAMPLE_MS:-1000}
-run_timeout=${BENCH_RUN_TIMEOUT:-120}
+run_timeout=${BENCH_RUN_TIMEOUT:-90}
 tree_mb=${BENCH_TREE_MB:-$((mem_mb * 120 / 100))}
 hot_mb=${BENCH_HOT_MB:-$((mem_mb * 45 / 100))}
 cold_mb=${BENCH_COLD_MB:-$((mem_mb * 80 / 100))}
 cost_mem_mb=${BENCH_COST_MEM_MB:-1024}
 cost_crowds=${COST_CROWDS-100 2000}
-cost_seconds=${COST_SECONDS:-$([[ $quick == 1 ]] && echo 10 || echo 15)}
+cost_seconds=${COST_SECONDS:-$([[ $quick == 1 ]] && echo 5 || echo 10)}
 cost_interval=${COST_INTERVAL_MS:-100}
+for m in $swap_modes; do
+	[[ $m == disk || $m == zram ]] || die "BENCH_SWAP: '$m' is neither disk nor zram"
+done
 
 report() {
 	command -v gnuplot >/dev/null || die "gnuplot not found: apt-get install gnuplot-nox"
 	mkdir -p "$report_dir" || die "cannot create $report_dir"
-	python3 bench/report.py "$out/results" "$report_dir"
+	python3 bench/report.py "$raw" "$report_dir"
 }
 if [[ ${BENCH_REPORT_ONLY:-0} == 1 ]]; then
 	report
@@ -92,24 +122,6 @@ fi
 scripts/deps.sh || die "scripts/deps.sh could not install what the benchmark needs"
 [[ -x $BIN ]] || die "$BIN not found: run make first"
 
-# Daemon policies: those that the binary accepts, so that a new one joins by its name alone.
-daemon_settings=""
-skipped=""
-tmpconf=$(mktemp)
-progress=
-trap 'rm -f "$tmpconf"; [[ -z $progress ]] || kill "$progress" 2>/dev/null || true' EXIT
-for p in $policies; do
-	printf '[policy]\nname = %s\n[limits]\nmax = %s\n' "$p" "$daemon_max" >"$tmpconf"
-	if "$BIN" -n -c "$tmpconf" >/dev/null 2>&1; then
-		daemon_settings+=" $p"
-	else
-		skipped+=" $p"
-		say "policy '$p' left out: $BIN -n rejects it ($("$BIN" -n -c "$tmpconf" 2>&1 | head -n 1))"
-	fi
-done
-settings="$statics$daemon_settings"
-say "settings: $settings; repetitions $reps, warm-up $warmup; workloads: $workloads"
-
 mkdir -p "$out"
 out=$(readlink -f -- "$out")
 # One run per work directory: a second `make bench` would wipe this one's results and shares
@@ -120,33 +132,119 @@ echo $$ >"$out/.pid"
 started=$(date -u +%FT%TZ)
 commit=$(git describe --always --dirty 2>/dev/null || echo unknown)
 t_start=$SECONDS
+progress=
+merger=
+stop_helpers() {
+	if [[ -n $merger ]]; then
+		pkill -P "$merger" 2>/dev/null || true
+		kill "$merger" 2>/dev/null || true
+	fi
+	[[ -z $progress ]] || kill "$progress" 2>/dev/null || true
+}
+trap stop_helpers EXIT
 
-# --- image, data disk, share ---------------------------------------------------------------
-tests/vm/recipe.sh "$BUILD_DIR/vm"
-bench/mkdata.sh "$out/data.img" "$tree_mb" "$hot_mb" "$cold_mb"
-
+# --- the daemon's configurations -------------------------------------------------------------
 # Everything the guests get is staged once, here, so that the whole run uses one daemon
-# binary, one set of scripts and one source tree even while the work tree changes.
+# binary, one set of scripts, one source tree and one set of configurations even while the
+# work tree changes.
 staged=$out/staged
-if [[ $resume == 1 && -x $staged/guest.sh ]]; then
-	say "resuming: reusing the staged daemon, scripts and sources in $staged"
+shipped=conf/autoswappiness.conf
+# The shipped file lists every key with its default, commented out: its [policy] name line
+# names the default policy (tests/man.sh checks that the file matches the code).
+shipped_policy=$(awk '/^\[/ { sec = $0 } sec == "[policy]" && /^#?name *=/ { sub(/^#?name *= */, ""); print; exit }' "$shipped")
+[[ -n $shipped_policy ]] || die "cannot find the [policy] name line of $shipped"
+make_configs() { # DIR: shipped.conf, POLICY.conf, extra NAME.conf; sets daemon_settings
+	local d=$1 p f n
+	mkdir -p "$d"
+	cp -- "$shipped" "$d/shipped.conf" || die "cannot copy $shipped"
+	cmp -s -- "$shipped" "$d/shipped.conf" || die "$d/shipped.conf differs from $shipped"
+	daemon_settings="default"
+	skipped=""
+	for p in $policies; do
+		if [[ $p == "$shipped_policy" ]]; then
+			say "policy $p is the shipped default: its row is 'daemon default'"
+			continue
+		fi
+		sed "/^\[policy\]/,/^\[/ s/^#\{0,1\}name *=.*/name = $p/" "$shipped" >"$d/$p.conf"
+		n=$(diff "$shipped" "$d/$p.conf" | grep -c '^>' || true)
+		[[ $n == 1 ]] || die "$d/$p.conf should differ from $shipped in the [policy] name line only ($n lines)"
+		if "$BIN" -n -c "$d/$p.conf" >/dev/null 2>&1; then
+			daemon_settings+=" $p"
+		else
+			skipped+=" $p"
+			say "policy '$p' left out: $BIN -n rejects it ($("$BIN" -n -c "$d/$p.conf" 2>&1 | head -n 1))"
+			rm -f -- "$d/$p.conf"
+		fi
+	done
+	for f in $extra_configs; do
+		n=$(basename -- "$f" .conf)
+		[[ $n =~ ^[a-z0-9][a-z0-9-]*$ && $n != shipped && $n != default && ! -e $d/$n.conf ]] ||
+			die "BENCH_EXTRA_CONFIGS: '$f': the name '$n' is taken or not [a-z0-9-]"
+		"$BIN" -n -c "$f" >/dev/null 2>&1 || die "BENCH_EXTRA_CONFIGS: $BIN -n rejects $f"
+		cp -- "$f" "$d/$n.conf"
+		daemon_settings+=" $n"
+	done
+}
+
+if [[ $resume == 1 && -x $staged/guest.sh && -d $staged/configs ]]; then
+	say "resuming: reusing the staged daemon, scripts, sources and configurations in $staged"
+	daemon_settings=$(cat "$staged/daemon-settings")
+	skipped=$(cat "$staged/skipped")
 else
 	rm -rf -- "$staged"
 	mkdir -p "$staged/bin" "$staged/wl" "$staged/src"
 	make -s install DESTDIR="$staged/destdir" BUILD="$(dirname "$BIN")" >/dev/null ||
 		die "make install DESTDIR=$staged/destdir failed"
-	for p in dirtier anon probe crowd sampler; do
+	for p in dirtier anon probe crowd sampler watchdog; do
 		cc -O2 -Wall -Wextra -static -o "$staged/bin/$p" "bench/$p.c" || die "cannot build bench/$p.c"
 	done
 	cp bench/wl-*.sh "$staged/wl/"
 	cp -r src include "$staged/src/"
 	install -m 0755 bench/guest-bench.sh "$staged/guest.sh"
+	make_configs "$staged/configs"
+	echo "$daemon_settings" >"$staged/daemon-settings"
+	echo "$skipped" >"$staged/skipped"
 fi
 daemon_version=$("$staged/destdir/usr/local/sbin/autoswappiness" --version 2>&1 || true)
+settings="$statics $daemon_settings"
+settings=${settings# }
+nset=$(wc -w <<<"$settings")
+# The policies of the configurations, for the cost test.
+cost_policies=$(for c in $daemon_settings; do
+	f=$staged/configs/$([[ $c == default ]] && echo shipped || echo "$c").conf
+	awk '/^\[/ { sec = $0 } sec == "[policy]" && /^#?name *=/ { sub(/^#?name *= */, ""); print; exit }' "$f"
+done | awk '!seen[$0]++' | tr '\n' ' ')
+say "settings: $settings; swap: $swap_modes; repetitions $reps, warm-up $warmup; workloads: $workloads"
+
+# --- image, data disk ------------------------------------------------------------------------
+tests/vm/recipe.sh "$BUILD_DIR/vm"
+bench/mkdata.sh "$out/data.img" "$tree_mb" "$hot_mb" "$cold_mb"
+
 stage() { # SHAREDIR: everything the guest needs but bench.env
 	rm -rf -- "$1"
 	mkdir -p "$1/out"
 	cp -r "$staged/." "$1/"
+}
+
+# Copies what a guest recorded so far from SHAREDIR/out into $raw. Idempotent (rows already
+# there are not added twice) and safe while the guest still writes: only complete lines.
+merge_out() { # SHAREDIR
+	local o=$1/out f n
+	[[ -d $o ]] || return 0
+	for f in runs metrics; do
+		[[ -s $o/$f.csv ]] || continue
+		n=$(wc -l <"$o/$f.csv")
+		if [[ ! -s $raw/$f.csv ]]; then
+			head -n 1 "$o/$f.csv" >"$raw/$f.csv"
+		elif [[ $(head -n 1 "$o/$f.csv") != "$(head -n 1 "$raw/$f.csv")" ]]; then
+			die "$o/$f.csv and $raw/$f.csv have different columns: not one run"
+		fi
+		head -n "$n" "$o/$f.csv" | tail -n +2 | grep -vxFf "$raw/$f.csv" >>"$raw/$f.csv" || true
+	done
+	for f in ts logs; do
+		[[ ! -d $o/$f ]] || cp -r "$o/$f" "$raw/"
+	done
+	cp "$o"/guest-info-*.txt "$o"/cost.csv "$raw/" 2>/dev/null || true
 }
 
 bps=$((disk_mbps * 1000 * 1000))
@@ -156,15 +254,24 @@ boot() { # SHAREDIR MEM_MB TIMEOUT
 	: >"$1/guest.log"
 	tail -n 0 -F -- "$1/guest.log" 2>/dev/null | grep --line-buffered '^bench: ' &
 	progress=$!
+	# Into $raw once a minute: a session that ends in the middle of a boot loses at most a
+	# minute of runs, if $raw is committed.
+	(while sleep 60; do merge_out "$1"; done) &
+	merger=$!
 	VM_MEM_MB=$2 VM_CPUS=$cpus VM_SWAP_MB=$swap_mb VM_TIMEOUT=$3 \
 		VM_SWAP_DRIVE_OPTS="cache=none,aio=threads,$throttle" VM_ROOT_DRIVE_OPTS="$throttle" \
 		tests/vm/boot.sh "$BUILD_DIR/vm" "$1" \
 		-drive "file=$out/data.img,format=raw,if=virtio,readonly=on,cache=none,aio=threads,$throttle" || rc=$?
+	pkill -P "$merger" 2>/dev/null || true
+	kill "$merger" 2>/dev/null || true
+	wait "$merger" 2>/dev/null || true
+	merger=
 	sleep 1
 	kill "$progress" 2>/dev/null || true
 	pkill -P "$progress" 2>/dev/null || true
 	wait "$progress" 2>/dev/null || true
 	progress=
+	merge_out "$1"
 	return "$rc"
 }
 
@@ -173,8 +280,7 @@ env_common() {
 		SETTINGS="$settings"
 		REPS=$reps
 		WARMUP=$warmup
-		DAEMON_MAX=$daemon_max
-		DAEMON_INTERVAL_MS=$daemon_interval
+		ZRAM_MB=$zram_mb
 		SAMPLE_MS=$sample_ms
 		RUN_TIMEOUT=$run_timeout
 		DIRTIER_PCT=${DIRTIER_PCT:-130}
@@ -185,8 +291,9 @@ env_common() {
 		RESP_CROWD=${RESP_CROWD:-300}
 		RESP_CROWD_KIB=${RESP_CROWD_KIB:-256}
 		RESP_PROBE_KIB=${RESP_PROBE_KIB:-1024}
+		RESP_PROBE_MS=${RESP_PROBE_MS:-5}
 		RESP_DIRTIER_PCT=${RESP_DIRTIER_PCT:-80}
-		RESP_DIRTIER_PASSES=${RESP_DIRTIER_PASSES:-2}
+		RESP_WINDOW_S=${RESP_WINDOW_S:-20}
 		PHASED_IDLE_PCT=${PHASED_IDLE_PCT:-60}
 		PHASED_ROUNDS=${PHASED_ROUNDS:-3}
 		PHASED_ACTIVE_PCT=${PHASED_ACTIVE_PCT:-60}
@@ -194,31 +301,40 @@ env_common() {
 		BENCH_TREE_MB=$tree_mb
 		BENCH_COLD_MB=$cold_mb
 		COST_CROWDS="$cost_crowds"
-		COST_POLICIES="${daemon_settings# }"
+		COST_POLICIES="$cost_policies"
 		COST_SECONDS=$cost_seconds
 		COST_INTERVAL_MS=$cost_interval
 	EOF
 }
 
+# What the measurements depend on besides the settings: sizes, guest, disk, limits. A resumed
+# run must have the same.
+measure_fingerprint() {
+	{ env_common | grep -v '^COST_'; echo "$mem_mb $swap_mb $zram_mb $cpus $disk_mbps $sample_ms $run_timeout $tree_mb $hot_mb $cold_mb"; } |
+		sha256sum | cut -c1-16
+}
+
 write_host_info() {
 	{
 		echo "started=$started"
+		echo "measure_fingerprint=$(measure_fingerprint)"
 		echo "finished=$(date -u +%FT%TZ)"
 		echo "complete=$complete"
 		echo "runtime_s=$((SECONDS - t_start))"
 		echo "settings=$settings"
+		echo "swap_modes=$swap_modes"
+		echo "shipped_policy=$shipped_policy"
 		echo "policies_skipped=${skipped# }"
-		echo "workloads=${done_workloads# }"
-		echo "workloads_planned=$planned"
+		echo "workloads=$workloads"
+		echo "boots_done=${boots_done# }"
 		echo "reps=$reps"
 		echo "warmup=$warmup"
 		echo "quick=$quick"
 		echo "vm_mem_mb=$mem_mb"
 		echo "vm_swap_mb=$swap_mb"
+		echo "zram_mb=$zram_mb"
 		echo "vm_cpus=$cpus"
 		echo "disk_mbps=$disk_mbps"
-		echo "daemon_max=$daemon_max"
-		echo "daemon_interval_ms=$daemon_interval"
 		echo "sample_ms=$sample_ms"
 		echo "run_timeout_s=$run_timeout"
 		echo "data_tree_mb=$tree_mb"
@@ -235,77 +351,102 @@ write_host_info() {
 		echo "gnuplot=$(gnuplot --version)"
 		echo "daemon=$daemon_version"
 		echo "commit=$commit (at the start; the work tree may hold uncommitted changes)"
+		echo "sessions=${sessions# }"
 		echo "failed=${failed# }"
-} >"$results/host-info.txt"
+	} >"$raw/host-info.txt"
 }
 
-results=$out/results
-nset=$(wc -w <<<"$settings")
+# The runs still to do in one boot: the schedule's runs minus those in $raw/runs.csv.
+done_keys() { # SWAP WORKLOAD: "swap,workload,setting,rep" of each run already recorded
+	[[ -s $raw/runs.csv ]] || return 0
+	awk -F, -v s="$1" -v w="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["warmup"] == 0 && $c["swap"] == s && $c["workload"] == w {
+			print $c["swap"] "," $c["workload"] "," $c["setting"] "," $c["rep"] }' "$raw/runs.csv" | sort -u
+}
+
 failed=""
 host_load=""
-done_workloads=""
+boots_done=""
 complete=no
-planned=$workloads
-if [[ $resume == 1 && -f $results/host-info.txt ]]; then
-	# Go on with an interrupted run: same settings and sizes (checked), its results kept.
-	prev() { sed -n "s/^$1=//p" "$results/host-info.txt"; }
-	[[ $(prev settings) == "$settings" && $(prev reps) == "$reps" ]] ||
-		die "BENCH_RESUME=1: $results holds a run with settings '$(prev settings)', reps $(prev reps)"
+sessions="$started:$commit"
+if [[ $resume == 1 && -f $raw/host-info.txt ]]; then
+	# Go on with a run: the same settings, sizes and configurations (checked), its results kept.
+	prev() { sed -n "s/^$1=//p" "$raw/host-info.txt"; }
+	[[ $(prev settings) == "$settings" && $(prev reps) == "$reps" && $(prev swap_modes) == "$swap_modes" ]] ||
+		die "BENCH_RESUME=1: $raw holds a run with settings '$(prev settings)', reps $(prev reps), swap '$(prev swap_modes)'"
+	[[ -z $(prev measure_fingerprint) || $(prev measure_fingerprint) == "$(measure_fingerprint)" ]] ||
+		die "BENCH_RESUME=1: $raw holds a run with other sizes, guest, disk or limits (see its host-info.txt)"
+	for f in "$staged"/configs/*.conf; do
+		cmp -s -- "$f" "$raw/configs/$(basename -- "$f")" ||
+			die "BENCH_RESUME=1: $f differs from the configuration the run started with ($raw/configs)"
+	done
 	started=$(prev started)
-	commit=$(prev commit | sed 's/ (at the start.*$//')
-	done_workloads=" $(prev workloads)"
+	sessions="$(prev sessions) $sessions"
 	host_load=" $(prev host_load)"
+	boots_done=" $(prev boots_done)"
 	t_start=$((SECONDS - $(prev runtime_s)))
-	planned=$(prev workloads_planned)
-	say "resuming the run started $started: done so far:$done_workloads"
+	# What guests of an interrupted session left in their shares, if this is the same machine.
+	for s in "$out"/share-*; do
+		[[ ! -d $s/out ]] || merge_out "$s"
+	done
+	say "resuming the run started $started: $(($(wc -l <"$raw/runs.csv") - 1)) runs recorded"
 else
-	rm -rf -- "$results"
+	rm -rf -- "$raw" "$out"/share-*
 fi
-mkdir -p "$results/ts" "$results/logs"
+mkdir -p "$raw/ts" "$raw/logs" "$raw/configs"
+cp -- "$staged"/configs/*.conf "$raw/configs/"
+cmp -s -- "$shipped" "$raw/configs/shipped.conf" || die "$raw/configs/shipped.conf differs from $shipped"
+
 # The daemon's own cost first: short, and then in every partial report.
-if [[ -n ${daemon_settings# } && -n $cost_crowds && ! ( $resume == 1 && -s $results/cost.csv ) ]]; then
+if [[ -n $cost_policies && -n $cost_crowds && ! ( $resume == 1 && -s $raw/cost.csv ) ]]; then
 	share=$out/share-cost
 	stage "$share"
-	{ env_common; echo "MODE=cost"; } >"$share/bench.env"
+	{ env_common; echo "MODE=cost"; echo "SWAP=disk"; } >"$share/bench.env"
 	say "$(date -u +%T) daemon cost: ${cost_crowds// / and } processes, ${cost_mem_mb} MB guest"
 	boot "$share" "$cost_mem_mb" 1800 || failed+=" cost"
-	cp -r "$share/out/." "$results/" 2>/dev/null || true
 	write_host_info
-	[[ ! -s $results/all-runs.csv ]] || report || say "report failed (continuing)"
 fi
 for wl in $workloads; do
 	[[ -f bench/wl-$wl.sh ]] || die "unknown workload '$wl' (no bench/wl-$wl.sh)"
-	share=$out/share-$wl
-	stage "$share"
-	{ env_common; echo "MODE=workload"; echo "WORKLOAD=$wl"; } >"$share/bench.env"
-	runs=$((warmup + reps * nset))
-	say "$(date -u +%T) workload $wl: $runs runs in one boot"
-	# Other work on the host shares its cores with the emulator: record how busy it was.
-	host_load+=" $wl:$(cut -d' ' -f1 /proc/loadavg)"
-	t=$SECONDS
-	if ! boot "$share" "$mem_mb" $((runs * (run_timeout + 60) + 600)); then
-		failed+=" $wl"
-		say "workload $wl FAILED (see $share/console.log); keeping what it recorded"
-	fi
-	say "workload $wl took $((SECONDS - t)) s"
-	host_load+="/$(cut -d' ' -f1 /proc/loadavg)"
-	cp -r "$share/out/." "$results/" 2>/dev/null || true
-	for f in runs metrics; do
-		[[ -f $share/out/$f.csv ]] || continue
-		if [[ -f $results/all-$f.csv ]]; then tail -n +2 "$share/out/$f.csv" >>"$results/all-$f.csv"
-		else cp "$share/out/$f.csv" "$results/all-$f.csv"; fi
+	for swap in $swap_modes; do
+		share=$out/share-$wl-$swap
+		ndone=$(done_keys "$swap" "$wl" | wc -l)
+		todo=$((reps * nset - ndone))
+		if ((todo <= 0)); then
+			say "workload $wl, swap $swap: all $((reps * nset)) runs recorded already"
+			continue
+		fi
+		stage "$share"
+		done_keys "$swap" "$wl" >"$share/skip.txt"
+		{ env_common; echo "MODE=workload"; echo "WORKLOAD=$wl"; echo "SWAP=$swap"; } >"$share/bench.env"
+		runs=$((warmup + todo))
+		say "$(date -u +%T) workload $wl, swap $swap: $runs runs in one boot$( ((ndone == 0)) || echo " ($ndone recorded before)")"
+		# Other work on the host shares its cores with the emulator: record how busy it was.
+		host_load+=" $wl/$swap:$(cut -d' ' -f1 /proc/loadavg)"
+		t=$SECONDS
+		if ! boot "$share" "$mem_mb" $((runs * (run_timeout + 60) + 600)); then
+			failed+=" $wl/$swap"
+			say "workload $wl, swap $swap FAILED (see $share/console.log); keeping what it recorded"
+		fi
+		say "workload $wl, swap $swap took $((SECONDS - t)) s"
+		host_load+="/$(cut -d' ' -f1 /proc/loadavg)"
+		boots_done+=" $wl/$swap"
+		# A report after every boot: an interrupted run still leaves what it measured.
+		write_host_info
+		report || say "report failed (continuing)"
 	done
-	rm -f "$results/runs.csv" "$results/metrics.csv"
-	done_workloads+=" $wl"
-	# A report after every boot: an interrupted run still leaves what it measured.
-	write_host_info
-	report || say "report failed (continuing)"
 done
-rm -f "$results/runs.csv" "$results/metrics.csv"
 
-
-complete=yes
+missing=0
+for wl in $workloads; do
+	for swap in $swap_modes; do
+		missing=$((missing + reps * nset - $(done_keys "$swap" "$wl" | wc -l)))
+	done
+done
+[[ $missing -gt 0 ]] || complete=yes
 write_host_info
 report
-say "done in $((SECONDS - t_start)) s${failed:+; FAILED:$failed}"
+say "done in $((SECONDS - t_start)) s${failed:+; FAILED:$failed}$([[ $complete == yes ]] || echo "; $missing runs missing: BENCH_RESUME=1 goes on")"
 [[ -z $failed ]]
+exit
+}

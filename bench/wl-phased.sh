@@ -3,19 +3,48 @@
 #  phase 1: PHASED_IDLE_MIB of idle anonymous memory, and the hot file set (BENCH_DATA/hot)
 #           read PHASED_ROUNDS times: a high swappiness swaps the idle memory out and keeps
 #           the files cached; a low one re-reads the files from disk every round.
-#  phase 2: PHASED_ACTIVE_MIB of anonymous memory touched for PHASED_ACTIVE_S seconds while
-#           the cold file (BENCH_DATA/cold) is streamed once (for at most 2 x PHASED_ACTIVE_S): a low swappiness keeps the
-#           working set in and lets the stream go; a high one swaps the working set.
-# RESULT: phase1_s (all rounds), phase1_round_median_s, phase2_anon_mbps, phase2_stream_s,
-# phase2_stream_mbps. MARK lines give each phase's CLOCK_BOOTTIME window for the time series.
+#  phase 2: PHASED_ACTIVE_MIB of anonymous memory at work (anon ... work: it writes every
+#           page, pass after pass, until it has spent PHASED_ACTIVE_S seconds of CPU time in
+#           user mode: a fixed amount of work) while the cold file (BENCH_DATA/cold) is
+#           streamed once (for at most 2 x PHASED_ACTIVE_S): a low swappiness keeps the
+#           working set in and lets the stream go; a high one swaps the working set out, and
+#           the work waits for it or reclaims for it.
+# RESULT, per phase N, totals over the phase (not rates: a rate falls when progress slows):
+#   phaseN_pswpin, _pswpout, _refault_anon, _refault_file, _pgmajfault (/proc/vmstat deltas),
+#   phaseN_psi_some_us, _psi_full_us (/proc/pressure/memory total deltas, microseconds);
+#   phase1_s (all rounds), phase1_round_median_s;
+#   phase2_work_s (wall time of the fixed work), and what pressure cost it on top:
+#   phase2_sys_s (the kernel's time for it), phase2_runq_s (waiting for a CPU),
+#   phase2_blocked_s (could not run at all); phase2_user_s, phase2_majflt, phase2_minflt
+#   (its own faults), phase2_passes, phase2_capped (1: gave up at 3 x PHASED_ACTIVE_S of
+#   wall time, a lower bound), phase2_stream_s,
+#   phase2_stream_mbps. Times in seconds with microseconds where the source has them.
+# MARK lines give each phase's CLOCK_BOOTTIME window for the time series.
 set -euo pipefail
 now() { cut -d' ' -f1 /proc/uptime; }
 cleanup() { kill $(jobs -p) 2>/dev/null || true; wait 2>/dev/null || true; }
 trap cleanup EXIT
+# "pswpin pswpout refault_anon refault_file pgmajfault psi_some_us psi_full_us"
+counters() {
+	awk '/^pswpin / { a = $2 } /^pswpout / { b = $2 } /^workingset_refault_anon / { c = $2 }
+	     /^workingset_refault_file / { d = $2 } /^pgmajfault / { e = $2 }
+	     END { printf "%s %s %s %s %s", a, b, c, d, e }' /proc/vmstat
+	awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^total=/) v[$1] = substr($i, 7) }
+	     END { printf " %s %s\n", v["some"], v["full"] }' /proc/pressure/memory
+}
+totals() { # PHASE "COUNTERS AT START" "COUNTERS AT END"
+	awk -v p="$1" -v a="$2" -v b="$3" 'BEGIN {
+		split(a, x, " "); split(b, y, " ")
+		n = split("pswpin pswpout refault_anon refault_file pgmajfault psi_some_us psi_full_us", k, " ")
+		printf "RESULT"
+		for (i = 1; i <= n; i++) printf " %s_%s=%.0f", p, k[i], y[i] - x[i]
+		printf "\n" }'
+}
 
 coproc IDLE { exec "$BENCH_BIN/anon" "$PHASED_IDLE_MIB" idle; }
 read -r line <&"${IDLE[0]}"
 echo "$line"
+c1=$(counters)
 p1=$(now)
 rounds=""
 for ((r = 1; r <= PHASED_ROUNDS; r++)); do
@@ -26,21 +55,24 @@ for ((r = 1; r <= PHASED_ROUNDS; r++)); do
 	echo "round $r: ${rounds##* } s"
 done
 p1e=$(now)
+c1e=$(counters)
 kill -TERM "$IDLE_PID"
 wait "$IDLE_PID" || true
 echo "MARK phase1 $p1 $p1e"
 median=$(tr ' ' '\n' <<<"$rounds" | grep . | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
 awk -v s="$p1" -v e="$p1e" -v m="$median" 'BEGIN { printf "RESULT phase1_s=%.2f phase1_round_median_s=%s\n", e - s, m }'
+totals phase1 "$c1" "$c1e"
 
+c2=$(counters)
 p2=$(now)
-# The stream starts once the working set is allocated and the anon program starts its clock.
-coproc ACTIVE { exec "$BENCH_BIN/anon" "$PHASED_ACTIVE_MIB" active "$PHASED_ACTIVE_S"; }
+# The stream starts once the working set is allocated and the anon program starts its work.
+coproc ACTIVE { exec "$BENCH_BIN/anon" "$PHASED_ACTIVE_MIB" work "$PHASED_ACTIVE_S"; }
 anon=$ACTIVE_PID
 exec {afd}<&"${ACTIVE[0]}"
 read -r line <&"$afd"
 echo "$line"
-# At most twice the anon run: a thrashing machine would otherwise stream for minutes. dd
-# reports the bytes it read when the time is up (SIGINT) as when it reaches the end.
+# At most twice the work's runnable time: a thrashing machine would otherwise stream for
+# minutes. dd reports the bytes it read when the time is up (SIGINT) as when it reaches the end.
 s=$(now)
 timeout -s INT $((2 * PHASED_ACTIVE_S)) dd if="$BENCH_DATA/cold" of=/dev/null bs=1M 2>/tmp/dd.err || true
 e=$(now)
@@ -48,7 +80,12 @@ bytes=$(sed -n 's/^\([0-9]*\) bytes.*copied.*$/\1/p' /tmp/dd.err | tail -n 1)
 cat <&"$afd" >/tmp/anon.out
 wait "$anon" || true
 p2e=$(now)
-cat /tmp/anon.out
+c2e=$(counters)
+sed 's/^RESULT /anon: /' /tmp/anon.out
 echo "MARK phase2 $p2 $p2e"
-sed -n 's/^RESULT anon_mbps=\([0-9.]*\).*$/RESULT phase2_anon_mbps=\1/p; s/^RESULT anon_passes=[0-9]* anon_mbps=\([0-9.]*\).*$/RESULT phase2_anon_mbps=\1/p' /tmp/anon.out
+# anon's figures as phase 2's: anon_wall_s is the time the work took, phase2_work_s.
+sed -n 's/^RESULT //p' /tmp/anon.out | tr ' ' '\n' | sed 's/^anon_wall_s=/phase2_work_s=/; s/^anon_/phase2_/' |
+	tr '\n' ' ' | sed 's/^/RESULT /; s/ *$/\n/'
+
+totals phase2 "$c2" "$c2e"
 awk -v s="$s" -v e="$e" -v b="${bytes:-0}" 'BEGIN { printf "RESULT phase2_stream_s=%.2f phase2_stream_mbps=%.2f\n", e - s, b / 1048576 / (e - s) }'

@@ -1,0 +1,176 @@
+"""Reads the raw results of bench/run.sh: runs.csv, metrics.csv, cost.csv, host-info.txt,
+guest-info-*.txt, configs/*.conf, ts/ and logs/. No statistics here."""
+import csv
+import os
+
+from . import model
+
+
+def read_csv(path):
+    if not os.path.exists(path):
+        return []
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def read_kv(path):
+    d = {}
+    if os.path.exists(path):
+        with open(path) as f:
+            for line in f:
+                if "=" in line:
+                    k, v = line.rstrip("\n").split("=", 1)
+                    d[k] = v
+    return d
+
+
+def fnum(x):
+    try:
+        return float(x)
+    except (TypeError, ValueError):
+        return None
+
+
+def _normalise(r):
+    """Rows of older runs: disk swap, PSI in ms, no configuration column."""
+    r.setdefault("swap", "disk")
+    r.setdefault("daemon_config", "")
+    for k in ("some", "full"):
+        if f"psi_{k}_us" not in r and fnum(r.get(f"psi_{k}_ms")) is not None:
+            r[f"psi_{k}_us"] = str(float(r[f"psi_{k}_ms"]) * 1000)
+    r["note"] = (r.get("note") or "").strip()
+    return r
+
+
+class Data:
+    """One run's raw results. runs: measured runs (no warm-ups), one per key (swap, workload,
+    setting, rep), the first recorded; metrics: key -> {metric: value}."""
+
+    def __init__(self, rdir):
+        self.rdir = rdir
+        self.host = read_kv(os.path.join(rdir, "host-info.txt"))
+        self.guest = {}  # swap -> guest-info of its boots
+        self.configs = {}  # name -> text of configs/NAME.conf
+        self._read_guest_and_configs()
+        self.runs = []
+        self.all_rows = [_normalise(r) for r in read_csv(os.path.join(rdir, "runs.csv"))]  # warm-ups too
+        seen = set()
+        for r in self.all_rows:
+            key = (r["swap"], r["workload"], r["setting"], r["rep"])
+            if r.get("warmup") == "0" and key not in seen:
+                seen.add(key)
+                self.runs.append(r)
+        self.metrics = {}
+        for m in read_csv(os.path.join(rdir, "metrics.csv")):
+            m.setdefault("swap", "disk")
+            key = (m["swap"], m["workload"], m["setting"], m["rep"])
+            v = fnum(m.get("value"))
+            # A workload may print a figure twice (its own line and a tool's): the first counts.
+            if m.get("warmup") == "0" and v is not None:
+                self.metrics.setdefault(key, {}).setdefault(m["metric"], v)
+        self.cost = read_csv(os.path.join(rdir, "cost.csv"))
+        self.settings = self.host.get("settings", "").split() or sorted({r["setting"] for r in self.runs})
+        self.statics = [s for s in self.settings if model.is_static(s)]
+        self.daemons = [s for s in self.settings if not model.is_static(s)]
+        present = {(r["swap"], r["workload"]) for r in self.runs}
+        order = self.host.get("swap_modes", "disk zram").split()
+        self.swaps = [s for s in order if any(p[0] == s for p in present)]
+        wls = self.host.get("workloads", "").split() or list(model.METRICS)
+        self.workloads = [w for w in wls if any(p[1] == w for p in present)]
+        self.run_timeout = fnum(self.host.get("run_timeout_s")) or 180.0
+
+    def _read_guest_and_configs(self):
+        if not os.path.isdir(self.rdir):
+            return
+        for f in sorted(os.listdir(self.rdir)):
+            if f.startswith("guest-info-"):
+                kv = read_kv(os.path.join(self.rdir, f))
+                self.guest.setdefault(kv.get("guest_swap_mode", "disk"), {}).update(kv)
+        cdir = os.path.join(self.rdir, "configs")
+        if os.path.isdir(cdir):
+            for f in sorted(os.listdir(cdir)):
+                if f.endswith(".conf"):
+                    with open(os.path.join(cdir, f)) as fh:
+                        self.configs[f[:-5]] = fh.read()
+
+    def key(self, r):
+        return (r["swap"], r["workload"], r["setting"], r["rep"])
+
+    def runs_of(self, swap, wl, setting=None):
+        return [r for r in self.runs if r["swap"] == swap and r["workload"] == wl
+                and (setting is None or r["setting"] == setting)]
+
+    def timed_out(self, r):
+        """Killed at the time limit: noted so by the guest, or (runs before the guest noted it
+        reliably) killed by a signal after the limit."""
+        w = fnum(r.get("wall_s"))
+        return w is not None and ("timeout" in r["note"] or (r["rc"] in ("137", "143") and w >= self.run_timeout))
+
+    def by_rep(self, swap, wl, setting, metric, censored=False):
+        """{rep: value} of the metric in each run that exited 0; of a run killed at the time
+        limit, its wall time with censored (a lower bound), or what it reported until then for
+        the metrics of model.UNTIL_TIMEOUT."""
+        out = {}
+        for r in self.runs_of(swap, wl, setting):
+            x = self.metrics.get(self.key(r), {}).get(metric)
+            if r["rc"] == "0" or (self.timed_out(r) and metric in model.UNTIL_TIMEOUT):
+                if x is not None:
+                    out[r["rep"]] = x
+            elif censored and self.timed_out(r):
+                out[r["rep"]] = float(r["wall_s"])
+        return out
+
+    def values(self, swap, wl, setting, metric, censored=False):
+        return list(self.by_rep(swap, wl, setting, metric, censored).values())
+
+    def counter_by_rep(self, swap, wl, setting, col):
+        return {r["rep"]: float(r[col]) for r in self.runs_of(swap, wl, setting)
+                if r["rc"] == "0" and fnum(r.get(col)) is not None}
+
+    def reps_of(self, swap, wl, setting):
+        return [r["rep"] for r in self.runs_of(swap, wl, setting)]
+
+    def counter_values(self, swap, wl, setting, col):
+        return [float(r[col]) for r in self.runs_of(swap, wl, setting)
+                if r["rc"] == "0" and fnum(r.get(col)) is not None]
+
+    def n_timeouts(self, swap, wl, setting):
+        return sum(1 for r in self.runs_of(swap, wl, setting) if self.timed_out(r))
+
+    def n_flagged(self, swap, wl, setting, flag):
+        """Runs of a setting whose metric flag is 1."""
+        return sum(1 for r in self.runs_of(swap, wl, setting) if self.metrics.get(self.key(r), {}).get(flag) == 1)
+
+    def problems(self):
+        return [r for r in self.runs if r["rc"] != "0" or r["note"]]
+
+    def config_file(self, setting):
+        """The configuration a daemon setting ran with: 'default' is shipped.conf."""
+        return "shipped" if setting == "default" else setting
+
+    def policy_of(self):
+        """{'daemon NAME': policy} for the daemon settings that are a policy's configuration: the
+        shipped file (its policy: shipped_policy) and those that differ from it in [policy] name
+        only. Extra configurations (other keys changed) are no candidates for the default."""
+        out = {}
+        shipped = self.configs.get("shipped")
+        for s in self.daemons:
+            if s == "default":
+                p = self.host.get("shipped_policy")
+                if p:
+                    out[model.label(s)] = p
+            elif shipped is not None and self.configs.get(s) is not None:
+                a, b = shipped.splitlines(), self.configs[s].splitlines()
+                diff = [(x, y) for x, y in zip(a, b) if x != y]
+                if len(a) == len(b) and len(diff) == 1 and diff[0][1].strip() == f"name = {s}":
+                    out[model.label(s)] = s
+        return out
+
+    def log_path(self, swap, tag):
+        """logs/SWAP-TAG.log, or logs/TAG.log of runs before the swap modes."""
+        p = os.path.join(self.rdir, "logs", f"{swap}-{tag}.log")
+        return p if os.path.exists(p) else os.path.join(self.rdir, "logs", f"{tag}.log")
+
+    def ts_path(self, swap, tag):
+        p = os.path.join(self.rdir, "ts", f"{swap}-{tag}.csv")
+        return p if os.path.exists(p) else os.path.join(self.rdir, "ts", f"{tag}.csv")

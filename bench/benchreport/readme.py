@@ -1,0 +1,36 @@
+"""The README's benchmark headline: the block between the bench markers of README.md next to
+the report directory, rewritten by a real run and left alone by a BENCH_QUICK=1 try-out."""
+import os
+
+BEGIN, END = "<!-- bench:begin -->", "<!-- bench:end -->"
+
+
+def block(data, headline_lines, summary_png, plots_rel):
+    """The lines between the markers: where the figures come from, the plain-words headline,
+    the summary plot."""
+    h = data.host
+    out = [BEGIN,
+           f"From `make bench` of {h.get('started', '?')[:10]} ({h.get('reps', '?')} repetitions of each setting, "
+           f"{h.get('vm_mem_mb', '?')} MB TCG guest, {h.get('disk_mbps', '?')} MB/s disk, swap on "
+           f"{' and '.join(data.swaps)}); [bench/RESULTS.md](bench/RESULTS.md) has every workload, setting and "
+           "interval.", ""]
+    out += headline_lines
+    if summary_png:
+        out += [f"![Every setting against the best fixed value per workload; static 60 and the shipped default drawn large]"
+                f"({plots_rel}/{summary_png})", ""]
+    return out + [END]
+
+
+def update(readme, lines):
+    """Replaces the block between the markers of readme with lines (which hold the markers).
+    Returns True when it did; False when the file or a marker is missing."""
+    if not os.path.exists(readme):
+        return False
+    with open(readme) as f:
+        text = f.read()
+    if BEGIN not in text or END not in text:
+        return False
+    text = text[:text.index(BEGIN)] + "\n".join(lines) + text[text.index(END) + len(END):]
+    with open(readme, "w") as f:
+        f.write(text)
+    return True

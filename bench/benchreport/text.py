@@ -1,0 +1,57 @@
+"""How numbers are written in RESULTS.md, the README and the CSV files."""
+import math
+
+
+def fmt(v):
+    """Three significant digits, whole numbers without decimals, no exponent: 0.000123, 1.05,
+    12.3, 4567; 'n/a' for None or NaN."""
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return "n/a"
+    if math.isinf(v):
+        return "inf"
+    a = abs(v)
+    if v == 0 or (a >= 1 and v == int(v)):
+        return f"{v:.0f}"
+    if a >= 100:
+        return f"{v:.0f}"
+    digits = max(0, 2 - int(math.floor(math.log10(a))))
+    return f"{v:.{digits}f}"
+
+
+def fmt_cv(v):
+    """A coefficient of variation: two decimals; 'n/a' without one."""
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return "n/a"
+    return f"{v:.2f}"
+
+
+def fmt_ratio(v):
+    """A ratio: two decimals below 10 (1.00, 0.97), else as fmt."""
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return "n/a"
+    if math.isinf(v) or abs(v) >= 10:
+        return fmt(v)
+    return f"{v:.2f}"
+
+
+def fmt_ci(ratio, low, high):
+    """'1.05 [0.98-1.12]', or '1.05 [no interval]' when there is none."""
+    if ratio is None:
+        return "n/a"
+    if low is None or high is None:
+        return f"{fmt_ratio(ratio)} [no interval]"
+    return f"{fmt_ratio(ratio)} [{fmt_ratio(low)}-{fmt_ratio(high)}]"
+
+
+def csv_num(v):
+    """A number for a CSV file: 4 decimals, 'inf', or empty for none."""
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return ""
+    if math.isinf(v):
+        return "inf"
+    return f"{v:.4f}"
+
+
+def verdict_words(v):
+    return {"same": "same (interval includes 1)", "worse": "**worse** (interval above 1)",
+            "better": "**better** (interval below 1)"}.get(v, "no interval (too few runs)")
