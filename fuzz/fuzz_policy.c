@@ -80,24 +80,44 @@ take_sample(struct bytes *b, struct sample *s)
 	s->swaps.zram = (unsigned)take(b, 1);
 }
 
-/* A state as the daemon could hold it: a value the regulator settled on
- * (0..200), a direction, a number of halvings. */
+/* A state as the daemon could hold it: a value the regulator settled on (0..200),
+ * a mode, counts within their bounds; rates and times anything at all. */
 static void
 take_state(struct bytes *b, struct policy_state *st)
 {
-	unsigned v = (unsigned)take(b, 2);
+	unsigned v = (unsigned)take(b, 4);
 
 	memset(st, 0, sizeof(*st));
 	st->has_value = v & 1;
 	st->value = (int)((v >> 1) % (CONFIG_SWAPPINESS_MAX + 1));
-	st->last_dir = (int)((v >> 9) % 3) - 1;
-	st->halvings = (int)((v >> 11) % (POLICY_ADAPTIVE_MAX_HALVINGS + 1));
+	st->mode = (enum policy_mode)((v >> 9) % 4);
+	st->high = (int)((v >> 11) % (CONFIG_SWAPPINESS_MAX + 1));
+	st->test_polls = (v >> 19) % POLICY_ADAPTIVE_TEST_POLLS;
+	st->votes_low = (v >> 22) % POLICY_ADAPTIVE_VOTES;
+	st->votes_high = (v >> 23) % POLICY_ADAPTIVE_VOTES;
+	st->strikes = (v >> 24) % (POLICY_ADAPTIVE_MAX_STRIKES + 1);
+	st->holds = (v >> 27) % (POLICY_ADAPTIVE_MAX_STRIKES + 1);
+	st->n_polls = (v >> 30) % (POLICY_ADAPTIVE_WINDOW + 1);
+	st->ref_in_pps = take(b, 8);
+	st->ref_out_pps = take(b, 8);
+	st->hold_until_us = take(b, 8);
+	st->backoff_until_us = take(b, 8);
+	st->busy_us = take(b, 8);
+	for (unsigned i = 0; i < POLICY_ADAPTIVE_WINDOW; i++) {
+		st->flags[i] = (unsigned)take(b, 1) & 15;
+		st->in_pps[i] = take(b, 8);
+		st->out_pps[i] = take(b, 8);
+	}
 }
 
+/* What the adaptive policy promises about its state after any poll. */
 static void
 check_state(const struct policy_state *st)
 {
-	if (st->last_dir < -1 || st->last_dir > 1 || st->halvings < 0 || st->halvings > POLICY_ADAPTIVE_MAX_HALVINGS)
+	if ((unsigned)st->mode > POLICY_MODE_HOLD || st->high < 0 || st->high > CONFIG_SWAPPINESS_MAX ||
+	    st->test_polls > POLICY_ADAPTIVE_TEST_POLLS || st->votes_low > POLICY_ADAPTIVE_TEST_POLLS ||
+	    st->votes_high > POLICY_ADAPTIVE_TEST_POLLS || st->strikes > POLICY_ADAPTIVE_MAX_STRIKES ||
+	    st->holds > POLICY_ADAPTIVE_MAX_STRIKES || st->n_polls > POLICY_ADAPTIVE_WINDOW)
 		abort();
 }
 

@@ -16,35 +16,101 @@ enum policy_kind {
 #define POLICY_MIN_SCAN_PAGES 32
 
 /*
- * The adaptive controller's constants (see autoswappiness(8), THE ADAPTIVE POLICY).
- * A refault or swap-in rate below ACTIVE_PPS pages per second is noise: 64 pages
- * (256 KiB) a second is what an idle machine's page cache churn stays under.
- * One kind of fault must outnumber the other DOMINANCE times before the value
- * moves, so that a balanced load holds still (no oscillation). Each move is
- * STEP_BASE plus a quarter of the distress (faster when tasks stall), at most
- * 35; with no reclaim activity the value drifts DRIFT per poll back to ck.
+ * The adaptive controller (autoswappiness(8), THE ADAPTIVE POLICY, says where each
+ * number comes from; the traces named are tests/data/traces, recorded in the
+ * 256 MB disk-swap guest of `make bench`). It tests its own effect: it raises the
+ * value while swapping costs nothing, goes back to the neutral value N at the
+ * first swap-ins, and keeps the higher value only when going back does not make
+ * the swap-ins fall.
+ *
+ * A poll with all rates below ACTIVE_PPS pages per second is quiet: 64 pages
+ * (256 KiB) a second is what an idle machine's page cache churn stays under. The
+ * same floor makes a poll busy for the daemon's pace.
  */
 #define POLICY_ADAPTIVE_ACTIVE_PPS 64
-#define POLICY_ADAPTIVE_DOMINANCE 2
-#define POLICY_ADAPTIVE_STEP_BASE 10
-#define POLICY_ADAPTIVE_DRIFT 2
-/* A trend of swap-ins (two falls in a row) takes at least value / 2 off at each
- * step: multiplicative decrease. In the phased benchmark's 10 s low phase, falls
- * of a quarter took 7 polls from 181 to 27 (additive ones 9 from 193 to 93).
- * Rises stay additive: a rise boosted the same way overshoots and swings
- * (test_adaptive_settles). */
-#define POLICY_ADAPTIVE_DECREASE_DIV 2
+/* A poll shows swap-ins from this rate on (swap-ins or anonymous refaults, the
+ * larger). phased phase 1, which wants 200, peaks at 50/s at static 200 (one row;
+ * 16/s at 100), phase 2 at static 200 shows 516/s on its second row. */
+#define POLICY_ADAPTIVE_SWAPIN_PPS 128
+/* Swapping is cheap when the kernel throws away needed cache (file refaults from
+ * FILE_PPS on) or writes anonymous pages out (swap-outs from SWAPOUT_PPS on) and
+ * no swap-ins come back. phased phase 1 at 100: 613-10,221 file refaults/s on the
+ * polls that count, and 3,712-4,088 swap-outs/s; phase 2 at 0-100, which wants no
+ * rise, at most 57 (100) and 475 (0, one row) file refaults/s and 280 swap-outs/s.
+ * dirtier pass 1 at 100 swaps out 828-5,317 pages/s with at most 32 swap-ins/s. */
+#define POLICY_ADAPTIVE_FILE_PPS 256
+#define POLICY_ADAPTIVE_SWAPOUT_PPS 512
+/* A rise or a probe needs its evidence in VOTES of the last WINDOW polls, and
+ * the tests compare totals over VOTES polls, so that one noisy poll moves
+ * nothing; only the return to N acts on one poll. */
+#define POLICY_ADAPTIVE_WINDOW 3
+#define POLICY_ADAPTIVE_VOTES 2
+/* A rise is a large step: 100 to 200 in two polls (phased phase 1 at 200 takes
+ * 14.2 s, at 100 18.6 s: each poll at 100 costs). */
+#define POLICY_ADAPTIVE_RAISE_STEP 100
+/* After RELAX_S seconds without reclaim, refaults or swap-ins, each quiet poll
+ * moves the value RELAX_STEP towards N. Under pressure the guest stalls with
+ * every counter near zero for up to 10 s (phased-s0, responsiveness-s0), which
+ * must not undo what the controller learned. */
+#define POLICY_ADAPTIVE_RELAX_S 30
+#define POLICY_ADAPTIVE_RELAX_STEP 25
+/* Swap-ins are elastic when, back at N, they fall to 1/ELASTIC_DIV of the rate
+ * that set off the test. A higher value is dropped when swap-ins grow
+ * ELASTIC_DIV times and so does their share of the swap-outs: more swap-outs
+ * that do not come back are cold pages, and rates rise with progress. phased
+ * phase 2: 1,018 swap-ins/s at 200 (0.56 a swap-out), 2/s at 100 (0.05);
+ * where the anonymous set exceeds RAM they change by less: responsiveness pass 1
+ * 1,114/s (0.27) at 200 and 285/s (0.15) at 100, pass 2 2,853/s and 2,273/s
+ * (1.0 both), dirtier pass 2 2,931/s and 2,901/s (1.0 both). */
+#define POLICY_ADAPTIVE_ELASTIC_DIV 2
+/* A test back at N ends after at most TEST_POLLS polls; undecided, N stays. While
+ * the pages swapped out at the higher value come back in, swap-ins stay high at
+ * N without swap-outs to match, which decides nothing. */
+#define POLICY_ADAPTIVE_TEST_POLLS 5
+/* A higher value that the swap-ins did not answer is held HOLD_S seconds before
+ * the next poll with swap-ins tests it again, doubled for each such finding in a
+ * row up to MAX_STRIKES doublings (1 .. 16 min): each test costs polls at N. */
+#define POLICY_ADAPTIVE_HOLD_S 60
+/* After a test finds that a higher value costs swap-ins, no rise or probe for
+ * BACKOFF_S seconds, doubled for each such finding in a row up to MAX_STRIKES
+ * doublings (30 s .. 8 min), so that a load that wants neither value does not
+ * swing between them; a relax forgets it. */
+#define POLICY_ADAPTIVE_BACKOFF_S 30
+#define POLICY_ADAPTIVE_MAX_STRIKES 4
+/* Free swap caps the target at SWAP_CAP_MUL times swap_centile: 200 while half
+ * of the swap is free, 100 at a quarter, 0 with none. */
+#define POLICY_ADAPTIVE_SWAP_CAP_MUL 4
 
-/* A reversal of direction halves the step, at most this many times (10 -> 1):
- * the controller closes in on the balance point instead of swinging around it. */
-#define POLICY_ADAPTIVE_MAX_HALVINGS 3
+/* What the adaptive controller is doing. */
+enum policy_mode {
+	POLICY_MODE_FREE,      /* following the evidence: rise, hold, relax */
+	POLICY_MODE_TEST_DOWN, /* back at N after swap-ins: do they fall? */
+	POLICY_MODE_TEST_UP,   /* a probe above N while swap-ins persist at N: do they grow? */
+	POLICY_MODE_HOLD,      /* a higher value that the swap-ins did not answer */
+};
 
-/* What the adaptive policy remembers between polls. */
+/* What the adaptive policy remembers between polls. Times are the samples' time_us. */
 struct policy_state {
 	bool has_value;
-	int value;     /* the value in effect after the regulator (policy_observe) */
-	int last_dir;  /* -1, 0, +1: the last move */
-	int halvings;  /* how many reversals in a row have halved the step */
+	int value; /* the value in effect after the regulator (policy_observe) */
+	enum policy_mode mode;
+	int high;	     /* the value above N that is tested or held */
+	unsigned test_polls; /* polls since the test began */
+	unsigned votes_low;  /* in a test back at N: polls whose swap-ins fell */
+	unsigned votes_high; /* in a test back at N: polls whose swap-ins came with swap-outs */
+	uint64_t ref_in_pps; /* the swap-in and swap-out rates a test or hold compares with */
+	uint64_t ref_out_pps;
+	uint64_t hold_until_us;
+	uint64_t backoff_until_us; /* no rise or probe before this */
+	uint64_t busy_us;	   /* the last poll that was not quiet */
+	unsigned strikes;	   /* findings in a row that a higher value costs swap-ins */
+	unsigned holds;		   /* findings in a row that it does not */
+	/* The last WINDOW polls with rates, newest first: evidence flags, swap-in and
+	 * swap-out rates. n_polls counts them up to WINDOW. */
+	unsigned n_polls;
+	unsigned flags[POLICY_ADAPTIVE_WINDOW];
+	uint64_t in_pps[POLICY_ADAPTIVE_WINDOW];
+	uint64_t out_pps[POLICY_ADAPTIVE_WINDOW];
 };
 
 struct policy_result {
@@ -61,6 +127,7 @@ struct policy_result {
 	uint64_t file_refault_pps;
 	uint64_t anon_refault_pps;
 	uint64_t swapin_pps;
+	uint64_t swapout_pps;
 	uint64_t scan_pps;
 	bool active; /* reclaim, refaults or stalls: poll again soon */
 	char reason[128];
@@ -78,8 +145,10 @@ int policy_pct(uint64_t part, uint64_t whole);
 /*
  * Evaluates a policy on the current sample cur; prev is the previous sample or
  * NULL (then rates that need two samples count as zero and PSI falls back to its
- * avg10). state is the adaptive policy's memory (NULL: start afresh; the other
- * policies leave it alone); the adaptive policy records its move in it.
+ * avg10). state is the adaptive policy's memory (NULL: start afresh, keep
+ * nothing; the other policies leave it alone); the adaptive policy records in it
+ * what it saw and what it is testing. It reads no clock: its times are the
+ * samples' time_us.
  * Returns 0 and fills *ret, -EINVAL when cur has no MemTotal or kind is unknown
  * (then nothing is changed).
  */
@@ -90,7 +159,8 @@ int policy_evaluate(enum policy_kind kind, struct policy_state *state, const str
  * The top of the useful range for the swap devices in s (Documentation/admin-
  * guide/sysctl/vm.rst: swappiness is the relative cost of anon vs file IO):
  * 200 when all swap is zram (no IO at all), 133 with zswap (swap IO about twice
- * as fast as the file system's), else 100 (equal cost).
+ * as fast as the file system's), else 100 (equal cost). It is also the adaptive
+ * policy's neutral value N.
  * Returns that value.
  */
 int policy_device_max(const struct sample *s);

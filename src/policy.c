@@ -107,13 +107,15 @@ rate_pps(uint64_t now, uint64_t before, uint64_t dt_us)
 	return r > UINT64_MAX ? UINT64_MAX : (uint64_t)r;
 }
 
-static void
+/* Fills the rates over the interval from prev to cur. Returns whether there is one
+ * (two samples, time moved on). */
+static bool
 compute_rates(const struct sample *prev, const struct sample *cur, struct policy_result *r)
 {
 	uint64_t dt;
 
 	if (!prev || cur->time_us <= prev->time_us)
-		return;
+		return false;
 	dt = cur->time_us - prev->time_us;
 	if (prev->has_refaults && cur->has_refaults) {
 		r->file_refault_pps = rate_pps(cur->refault_file_pages, prev->refault_file_pages, dt);
@@ -121,8 +123,10 @@ compute_rates(const struct sample *prev, const struct sample *cur, struct policy
 	}
 	if (prev->has_vmstat && cur->has_vmstat) {
 		r->swapin_pps = rate_pps(cur->pswpin_pages, prev->pswpin_pages, dt);
+		r->swapout_pps = rate_pps(cur->pswpout_pages, prev->pswpout_pages, dt);
 		r->scan_pps = rate_pps(cur->pgscan_pages, prev->pgscan_pages, dt);
 	}
+	return true;
 }
 
 static int
@@ -131,94 +135,303 @@ clamp_int(int v, int lo, int hi)
 	return v < lo ? lo : v > hi ? hi : v;
 }
 
-/*
- * The adaptive controller: file refaults mean the kernel threw away cache that
- * was needed again (swap more: up); swap-ins and anon refaults mean it swapped
- * out memory that was needed again (swap less: down). While reclaim goes on
- * without either kind dominating it holds still; with nothing being reclaimed
- * it drifts back to ck. Free swap caps it at swap_centile while half the swap
- * or more is in use, and at swap_centile^2 / 50 (up to 200) beyond: no swap,
- * no swapping.
- */
-/* Records a move in direction dir (+1 up, -1 down) and returns its size. */
-static int
-adaptive_step(struct policy_state *state, int dir, int base)
-{
-	int halvings = 0, step;
+/* Evidence flags of one poll. */
+enum {
+	EV_SWAPIN = 1 << 0, /* swap-ins at or above SWAPIN_PPS */
+	EV_CHEAP = 1 << 1,  /* file refaults or swap-outs, and no swap-ins */
+	EV_QUIET = 1 << 2,  /* nothing reclaimed, refaulted or swapped in */
+	EV_CHURN = 1 << 3,  /* swap-ins, and swap-outs at least half as many */
+};
 
-	if (state) {
-		if (state->last_dir == -dir && state->halvings < POLICY_ADAPTIVE_MAX_HALVINGS)
-			state->halvings++;
-		else if (state->last_dir == dir)
-			state->halvings = 0; /* a trend, not a swing: full steps again */
-		state->last_dir = dir;
-		halvings = state->halvings;
-	}
-	step = base >> halvings;
-	return step < 1 ? 1 : step;
+static unsigned
+votes(const struct policy_state *st, unsigned flag)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < st->n_polls && i < POLICY_ADAPTIVE_WINDOW; i++)
+		n += st->flags[i] & flag ? 1 : 0;
+	return n;
 }
 
-/* a > POLICY_ADAPTIVE_DOMINANCE * b, without the product wrapping around:
- * the rates are 64-bit and may be anything a broken counter gives. */
-static bool
-dominates(uint64_t a, uint64_t b)
+/* The mean of the last VOTES polls' rates (fewer when there are fewer): the totals
+ * that the tests compare, per second. */
+static uint64_t
+mean_pps(const struct policy_state *st, const uint64_t *pps)
 {
-	return (unsigned __int128)a > (unsigned __int128)POLICY_ADAPTIVE_DOMINANCE * b;
+	unsigned __int128 sum = 0;
+	unsigned n = st->n_polls < POLICY_ADAPTIVE_VOTES ? st->n_polls : POLICY_ADAPTIVE_VOTES;
+
+	for (unsigned i = 0; i < n; i++)
+		sum += pps[i];
+	return n ? (uint64_t)(sum / n) : 0;
+}
+
+static uint64_t
+seconds_us(unsigned s)
+{
+	return (uint64_t)s * 1000000u;
+}
+
+/* a * ka >= b * kb, without the products wrapping around: the rates are 64-bit and
+ * may be anything a broken counter gives. */
+static bool
+scaled_ge(uint64_t a, unsigned ka, uint64_t b, unsigned kb)
+{
+	return (unsigned __int128)a * ka >= (unsigned __int128)b * kb;
+}
+
+/* Did the swap-ins grow ELASTIC_DIV times over the reference, and their share of the
+ * swap-outs too (in / out >= ELASTIC_DIV * ref_in / ref_out, cross-multiplied)? */
+static bool
+swapins_grew(uint64_t in, uint64_t out, uint64_t ref_in, uint64_t ref_out)
+{
+	return in >= POLICY_ADAPTIVE_SWAPIN_PPS && scaled_ge(in, 1, ref_in, POLICY_ADAPTIVE_ELASTIC_DIV) &&
+	       (unsigned __int128)in * ref_out >= (unsigned __int128)ref_in * out * POLICY_ADAPTIVE_ELASTIC_DIV;
+}
+
+/* Did the swap-ins fall to 1/ELASTIC_DIV of the reference, and their share of the
+ * swap-outs too, or below SWAPIN_PPS? */
+static bool
+swapins_fell(uint64_t in, uint64_t out, uint64_t ref_in, uint64_t ref_out)
+{
+	return in < POLICY_ADAPTIVE_SWAPIN_PPS ||
+	       (scaled_ge(ref_in, 1, in, POLICY_ADAPTIVE_ELASTIC_DIV) &&
+		(unsigned __int128)ref_in * out >= (unsigned __int128)in * ref_out * POLICY_ADAPTIVE_ELASTIC_DIV);
+}
+
+/* Records one poll's evidence, newest first. */
+static unsigned
+remember(struct policy_state *st, uint64_t file, uint64_t in, uint64_t out, uint64_t scan)
+{
+	unsigned ev = 0;
+
+	if (in >= POLICY_ADAPTIVE_SWAPIN_PPS) {
+		ev |= EV_SWAPIN;
+		if (scaled_ge(out, 2, in, 1))
+			ev |= EV_CHURN;
+	} else if (file >= POLICY_ADAPTIVE_FILE_PPS || out >= POLICY_ADAPTIVE_SWAPOUT_PPS) {
+		ev |= EV_CHEAP;
+	}
+	if (file < POLICY_ADAPTIVE_ACTIVE_PPS && in < POLICY_ADAPTIVE_ACTIVE_PPS && scan < POLICY_ADAPTIVE_ACTIVE_PPS)
+		ev |= EV_QUIET;
+	for (unsigned i = POLICY_ADAPTIVE_WINDOW - 1; i > 0; i--) {
+		st->flags[i] = st->flags[i - 1];
+		st->in_pps[i] = st->in_pps[i - 1];
+		st->out_pps[i] = st->out_pps[i - 1];
+	}
+	st->flags[0] = ev;
+	st->in_pps[0] = in;
+	st->out_pps[0] = out;
+	if (st->n_polls < POLICY_ADAPTIVE_WINDOW)
+		st->n_polls++;
+	return ev;
+}
+
+/* A test found that the higher value costs swap-ins: no rise or probe for a while,
+ * longer each time in a row. Returns the seconds. */
+static unsigned
+back_off(struct policy_state *st, uint64_t now)
+{
+	unsigned s = (unsigned)POLICY_ADAPTIVE_BACKOFF_S
+		     << (st->strikes < POLICY_ADAPTIVE_MAX_STRIKES ? st->strikes : POLICY_ADAPTIVE_MAX_STRIKES);
+
+	if (st->strikes < POLICY_ADAPTIVE_MAX_STRIKES)
+		st->strikes++;
+	st->holds = 0;
+	st->backoff_until_us = sat_add(now, seconds_us(s));
+	st->mode = POLICY_MODE_FREE;
+	return s;
+}
+
+/* A test found the swap-ins unavoidable: hold the higher value, longer each time in
+ * a row. Returns the seconds. */
+static unsigned
+start_hold(struct policy_state *st, uint64_t now)
+{
+	unsigned s = (unsigned)POLICY_ADAPTIVE_HOLD_S
+		     << (st->holds < POLICY_ADAPTIVE_MAX_STRIKES ? st->holds : POLICY_ADAPTIVE_MAX_STRIKES);
+
+	if (st->holds < POLICY_ADAPTIVE_MAX_STRIKES)
+		st->holds++;
+	st->strikes = 0;
+	st->mode = POLICY_MODE_HOLD;
+	st->ref_in_pps = mean_pps(st, st->in_pps);
+	st->ref_out_pps = mean_pps(st, st->out_pps);
+	st->hold_until_us = sat_add(now, seconds_us(s));
+	return s;
 }
 
 static void
-adaptive(struct policy_state *state, struct policy_result *r)
+start_test(struct policy_state *st, enum policy_mode mode, int high, uint64_t ref_in, uint64_t ref_out)
 {
-	uint64_t file = r->file_refault_pps;
-	uint64_t anon = r->anon_refault_pps > r->swapin_pps ? r->anon_refault_pps : r->swapin_pps;
-	int from = state && state->has_value ? state->value : r->ck;
-	/* max(sc, sc^2 / 50): ck's ceiling while swap is half used or more, opening
-	 * up to 200 as swap empties. */
-	int ceiling = r->swap_centile * r->swap_centile / 50 > r->swap_centile ? r->swap_centile * r->swap_centile / 50
-									      : r->swap_centile;
-	int base = POLICY_ADAPTIVE_STEP_BASE + r->distress / 4, step;
-	int to;
+	st->mode = mode;
+	st->high = high;
+	st->ref_in_pps = ref_in;
+	st->ref_out_pps = ref_out;
+	st->test_polls = 0;
+	st->votes_low = 0;
+	st->votes_high = 0;
+}
 
-	if (file >= POLICY_ADAPTIVE_ACTIVE_PPS && dominates(file, anon)) {
-		step = adaptive_step(state, +1, base);
-		to = from + step;
-		snprintf(r->reason, sizeof(r->reason), "up %d: file refaults %llu/s, swap-ins %llu/s", step,
-			 (unsigned long long)file, (unsigned long long)anon);
-	} else if (anon >= POLICY_ADAPTIVE_ACTIVE_PPS && dominates(anon, file)) {
-		bool falling = state && state->last_dir == -1;
+#define REASON(...) snprintf(r->reason, sizeof(r->reason), __VA_ARGS__)
 
-		step = adaptive_step(state, -1, base);
-		/* Down fast: a swap-in stalls the task that needs the page, a file
-		 * refault is often read ahead. On the second fall in a row (a trend,
-		 * not a swing) drop at least half the value: in the phased
-		 * benchmark, falls of a quarter took 7 polls to come down from 181
-		 * while the active anon set was being swapped back in. */
-		if (falling && from / POLICY_ADAPTIVE_DECREASE_DIV > step)
-			step = from / POLICY_ADAPTIVE_DECREASE_DIV;
-		to = from - step;
-		snprintf(r->reason, sizeof(r->reason), "down %d: swap-ins %llu/s, file refaults %llu/s", step,
-			 (unsigned long long)anon, (unsigned long long)file);
-	} else if (file < POLICY_ADAPTIVE_ACTIVE_PPS && anon < POLICY_ADAPTIVE_ACTIVE_PPS &&
-		   r->scan_pps < POLICY_ADAPTIVE_ACTIVE_PPS) {
-		/* Nothing is being reclaimed: no evidence either way, go home. */
-		int gap = r->ck - from;
+/* Back at N after swap-ins: a poll votes for N when its swap-ins fell to
+ * 1/ELASTIC_DIV of the rate that set off the test, for the higher value when they
+ * did not and come with swap-outs (the anonymous set cycles through swap at N
+ * too). Returns the target. */
+static int
+test_down(struct policy_state *st, uint64_t now, int from, unsigned ev, struct policy_result *r)
+{
+	uint64_t in = st->in_pps[0];
 
-		to = from + clamp_int(gap, -POLICY_ADAPTIVE_DRIFT, POLICY_ADAPTIVE_DRIFT);
-		snprintf(r->reason, sizeof(r->reason), "%s: no refaults, ck %d", gap == 0 ? "rest" : "drift to ck",
-			 r->ck);
-	} else {
-		to = from;
-		snprintf(r->reason, sizeof(r->reason), "hold: file refaults %llu/s, swap-ins %llu/s",
-			 (unsigned long long)file, (unsigned long long)anon);
+	st->test_polls++;
+	if (swapins_fell(in, st->out_pps[0], st->ref_in_pps, st->ref_out_pps))
+		st->votes_low++;
+	else if (ev & EV_CHURN)
+		st->votes_high++;
+	if (st->votes_low >= POLICY_ADAPTIVE_VOTES || st->test_polls >= POLICY_ADAPTIVE_TEST_POLLS) {
+		bool fell = st->votes_low >= POLICY_ADAPTIVE_VOTES;
+		unsigned s = back_off(st, now);
+
+		REASON("%s: swap-ins %llu/s at %d, %llu/s at %d; no rise for %u s", fell ? "elastic" : "undecided",
+		       (unsigned long long)in, from, (unsigned long long)st->ref_in_pps, st->high, s);
+		return from;
 	}
-	if (to > ceiling) {
-		to = ceiling;
+	if (st->votes_high >= POLICY_ADAPTIVE_VOTES) {
+		uint64_t ref = st->ref_in_pps;
+		unsigned s = start_hold(st, now);
+
+		REASON("inelastic: swap-ins %llu/s at %d, %llu/s at %d; back for %u s", (unsigned long long)in, from,
+		       (unsigned long long)ref, st->high, s);
+		return st->high;
+	}
+	REASON("test at %d: swap-ins %llu/s, %llu/s at %d", from, (unsigned long long)in,
+	       (unsigned long long)st->ref_in_pps, st->high);
+	return from;
+}
+
+/* A probe above N: after VOTES polls there, keep it unless the swap-ins grew.
+ * Returns the target. */
+static int
+test_up(struct policy_state *st, uint64_t now, int from, int n, struct policy_result *r)
+{
+	uint64_t in = mean_pps(st, st->in_pps), out = mean_pps(st, st->out_pps), ref = st->ref_in_pps;
+	unsigned s;
+
+	if (++st->test_polls < POLICY_ADAPTIVE_VOTES) {
+		REASON("probe at %d: swap-ins %llu/s, %llu/s at %d", from, (unsigned long long)st->in_pps[0],
+		       (unsigned long long)st->ref_in_pps, n);
+		return from;
+	}
+	if (swapins_grew(in, out, ref, st->ref_out_pps)) {
+		s = back_off(st, now);
+		REASON("probe failed: swap-ins %llu/s at %d, %llu/s at %d; no rise for %u s", (unsigned long long)in,
+		       from, (unsigned long long)ref, n, s);
+		return n;
+	}
+	s = start_hold(st, now);
+	REASON("probe kept: swap-ins %llu/s at %d, %llu/s at %d; hold %u s", (unsigned long long)in, from,
+	       (unsigned long long)ref, n, s);
+	return from;
+}
+
+/*
+ * The adaptive controller; autoswappiness(8), THE ADAPTIVE POLICY, describes it and
+ * include/policy.h says where each constant comes from. N is policy_device_max: the
+ * value at which the kernel weighs anonymous and file pages by the cost of their IO.
+ */
+static void
+adaptive(struct policy_state *st, const struct sample *cur, bool has_rates, struct policy_result *r)
+{
+	uint64_t file = r->file_refault_pps, out = r->swapout_pps, now = cur->time_us;
+	uint64_t in = r->anon_refault_pps > r->swapin_pps ? r->anon_refault_pps : r->swapin_pps;
+	int n = policy_device_max(cur);
+	int from = st->has_value ? st->value : n;
+	int cap = cur->swap_total_kib == 0 ? 0 : min_int(200, POLICY_ADAPTIVE_SWAP_CAP_MUL * r->swap_centile);
+	uint64_t quiet_us;
+	unsigned ev;
+	int to = from;
+
+	if (!has_rates) {
+		/* The first poll, or time stood still: nothing to learn from. */
+		if (st->mode == POLICY_MODE_FREE && from < n)
+			to = n;
+		REASON("%s %d: no rates", st->has_value ? "stay at" : "start at", to);
+		goto capped;
+	}
+	ev = remember(st, file, in, out, r->scan_pps);
+	if (!(ev & EV_QUIET))
+		st->busy_us = now;
+	quiet_us = now > st->busy_us ? now - st->busy_us : 0;
+
+	if (st->mode == POLICY_MODE_TEST_DOWN) {
+		to = test_down(st, now, from, ev, r);
+		goto capped;
+	}
+	if (st->mode == POLICY_MODE_TEST_UP) {
+		to = test_up(st, now, from, n, r);
+		goto capped;
+	}
+	if (st->mode == POLICY_MODE_HOLD) {
+		uint64_t in2 = mean_pps(st, st->in_pps), out2 = mean_pps(st, st->out_pps);
+
+		if (now >= st->hold_until_us || quiet_us >= seconds_us(POLICY_ADAPTIVE_RELAX_S) ||
+		    ((ev & EV_SWAPIN) && swapins_grew(in2, out2, st->ref_in_pps, st->ref_out_pps))) {
+			st->mode = POLICY_MODE_FREE; /* the rules below decide */
+		} else {
+			REASON("hold %d: swap-ins %llu/s, %llu/s when held", from, (unsigned long long)in,
+			       (unsigned long long)st->ref_in_pps);
+			goto capped;
+		}
+	}
+
+	if (from > n && (ev & EV_SWAPIN)) {
+		/* The first poll that shows swap-ins above N: back at once, then test. */
+		start_test(st, POLICY_MODE_TEST_DOWN, from, in, out);
+		to = n;
+		REASON("back to %d: swap-ins %llu/s at %d", n, (unsigned long long)in, from);
+	} else if (!(ev & (EV_SWAPIN | EV_QUIET)) && votes(st, EV_CHEAP) >= POLICY_ADAPTIVE_VOTES &&
+		   now >= st->backoff_until_us && from < 200) {
+		to = min_int(200, (from > n ? from : n) + POLICY_ADAPTIVE_RAISE_STEP);
+		REASON("up %d: file refaults %llu/s, swap-outs %llu/s, swap-ins %llu/s", to - from,
+		       (unsigned long long)file, (unsigned long long)out, (unsigned long long)in);
+	} else if ((ev & EV_SWAPIN) && from <= n && n < 200 && votes(st, EV_SWAPIN) >= POLICY_ADAPTIVE_VOTES &&
+		   votes(st, EV_CHURN) >= POLICY_ADAPTIVE_VOTES && now >= st->backoff_until_us) {
+		/* Swap-ins at N that come with swap-outs: the anonymous set cycles through
+		 * swap whatever the value. Try the top, which spares the file cache. */
+		start_test(st, POLICY_MODE_TEST_UP, 200, mean_pps(st, st->in_pps), mean_pps(st, st->out_pps));
+		to = 200;
+		REASON("probe %d: swap-ins %llu/s at %d, swap-outs %llu/s", to, (unsigned long long)in, from,
+		       (unsigned long long)out);
+	} else if ((ev & EV_QUIET) && (from <= n || quiet_us >= seconds_us(POLICY_ADAPTIVE_RELAX_S))) {
+		if (quiet_us >= seconds_us(POLICY_ADAPTIVE_RELAX_S)) {
+			/* Nothing reclaimed for a while: a new situation when pressure returns. */
+			st->strikes = 0;
+			st->holds = 0;
+			st->backoff_until_us = 0;
+		}
+		to = from > n + POLICY_ADAPTIVE_RELAX_STEP ? from - POLICY_ADAPTIVE_RELAX_STEP : n;
+		REASON("%s %d: nothing reclaimed", to == from ? "rest at" : "relax to", to);
+	} else if (from < n) {
+		to = n;
+		REASON("back to %d", n);
+	} else {
+		REASON("hold %d: file refaults %llu/s, swap-outs %llu/s, swap-ins %llu/s", from,
+		       (unsigned long long)file, (unsigned long long)out, (unsigned long long)in);
+	}
+
+capped:
+	r->active = r->active || st->mode == POLICY_MODE_TEST_DOWN || st->mode == POLICY_MODE_TEST_UP;
+	if (to > cap) {
+		to = cap;
 		if (strlen(r->reason) + 24 < sizeof(r->reason))
 			snprintf(r->reason + strlen(r->reason), sizeof(r->reason) - strlen(r->reason),
-				 "; free swap caps at %d", ceiling);
+				 "; free swap caps at %d", cap);
 	}
 	r->target = clamp_int(to, 0, 200);
 }
+
+#undef REASON
 
 int
 policy_device_max(const struct sample *s)
@@ -242,7 +455,9 @@ policy_evaluate(enum policy_kind kind, struct policy_state *state, const struct 
 		const struct sample *cur, struct policy_result *ret)
 {
 	struct policy_result r = { 0 };
+	struct policy_state scratch = { 0 };
 	uint64_t reclaimable, shmem;
+	bool has_rates;
 
 	if (cur->mem_total_kib == 0 || (unsigned)kind >= POLICY_COUNT)
 		return -EINVAL;
@@ -260,7 +475,7 @@ policy_evaluate(enum policy_kind kind, struct policy_state *state, const struct 
 	r.reclaim_distress = reclaim_distress(prev, cur);
 	r.distress = r.psi_distress > r.reclaim_distress ? r.psi_distress : r.reclaim_distress;
 	r.swap_tendency = r.mapped_ratio / 2 + r.distress + r.ck;
-	compute_rates(prev, cur, &r);
+	has_rates = compute_rates(prev, cur, &r);
 	r.active = r.distress > 0 || r.file_refault_pps >= POLICY_ADAPTIVE_ACTIVE_PPS ||
 		   r.anon_refault_pps >= POLICY_ADAPTIVE_ACTIVE_PPS || r.swapin_pps >= POLICY_ADAPTIVE_ACTIVE_PPS;
 
@@ -279,7 +494,7 @@ policy_evaluate(enum policy_kind kind, struct policy_state *state, const struct 
 			 r.distress, r.ck);
 		break;
 	case POLICY_ADAPTIVE:
-		adaptive(state, &r);
+		adaptive(state ? state : &scratch, cur, has_rates, &r);
 		break;
 	default:
 		return -EINVAL;

@@ -272,6 +272,7 @@ run(struct source *src, const struct replay_config *rc, const struct trace *phas
 			.active = pr.active,
 			.psi_wake = wake,
 		};
+		memcpy(p->reason, pr.reason, sizeof(p->reason));
 		if (p->wrote) {
 			knob = dec.value;
 			r.writes++;

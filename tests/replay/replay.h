@@ -29,6 +29,7 @@ struct replay_poll {
 	bool wrote;
 	bool active;   /* the policy saw pressure: the next poll comes at the busy pace */
 	bool psi_wake; /* the PSI trigger, not the timer, brought this poll forward */
+	char reason[128]; /* the policy's */
 };
 
 struct replay {

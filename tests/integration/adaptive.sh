@@ -1,0 +1,68 @@
+# Sourced by tests/integration/run.sh: the adaptive policy testing its own effect
+# in the real binary (autoswappiness(8), THE ADAPTIVE POLICY). It needs swap-outs,
+# which run.sh's fake_vmstat leaves at 0.
+
+# adaptive_vmstat FILE_REFAULTS SWAPINS SWAPOUTS SCANNED: cumulative counters; the
+# swap-ins go into pswpin and workingset_refault_anon alike, the scan is all stolen.
+adaptive_vmstat() {
+	awk -v f="$1" -v i="$2" -v o="$3" -v sc="$4" '
+		/^workingset_refault_file / { printf "workingset_refault_file %012d\n", f; next }
+		/^workingset_refault_anon / { printf "workingset_refault_anon %012d\n", i; next }
+		/^pswpin / { printf "pswpin %012d\n", i; next }
+		/^pswpout / { printf "pswpout %012d\n", o; next }
+		/^pgscan_kswapd / { printf "pgscan_kswapd %012d\n", sc; next }
+		/^pgsteal_kswapd / { printf "pgsteal_kswapd %012d\n", sc; next }
+		{ print }' "$DATA/vmstat.host-idle" >"$WORK/vmstat.new"
+	put "$WORK/vmstat.new" "$V"
+}
+av_f=0 av_i=0 av_o=0 av_sc=0
+# adaptive_pump SECONDS FILE SWAPIN SWAPOUT COMMAND...: the counters grow by these
+# every 50 ms until COMMAND succeeds (the daemon polls every 500 ms here, so that
+# each poll sees several steps even when this loop runs late on a busy machine).
+adaptive_pump() {
+	local end=$((SECONDS + $1)) fs=$2 is=$3 os=$4
+	shift 4
+	until "$@"; do
+		[ $SECONDS -lt $end ] || return 1
+		av_f=$((av_f + fs)) av_i=$((av_i + is)) av_o=$((av_o + os)) av_sc=$((av_sc + fs + os + 1000))
+		adaptive_vmstat $av_f $av_i $av_o $av_sc
+		sleep 0.05
+	done
+}
+
+printf '[policy]\nname = adaptive\n[limits]\nmax = 200\n[daemon]\ninterval_ms = 500\n' >"$CONF/adaptive-cycle.conf"
+fake_swaps /dev/vdb
+fake_meminfo 1000000 300000 50000 250000 0 100000 1000000 1000000
+adaptive_vmstat 0 0 0 0
+
+# Swap-outs that do not come back raise it; swap-ins take it back to N at once;
+# there they go on as before, with as many swap-outs: unavoidable, so 200 again.
+set_knob 60
+start_daemon -c "$CONF/adaptive-cycle.conf"
+check "adaptive cycle: starts at N (100 on disk swap)" wait_for 15 knob_is 100
+check "adaptive cycle: swap-outs without swap-ins raise it to 200" adaptive_pump 15 0 0 2000 knob_is 200
+check "adaptive cycle: the rise says why" log_has 'up 100: file refaults 0/s, swap-outs [0-9]*/s, swap-ins 0/s'
+check "adaptive cycle: the first swap-ins take it back to N" adaptive_pump 15 0 2000 2000 knob_is 100
+check "adaptive cycle: swap-ins that do not fall at N: back to 200" adaptive_pump 15 0 2000 2000 knob_is 200
+check "adaptive cycle: the return says why" log_has 'inelastic: swap-ins [0-9]*/s at 100, [0-9]*/s at 200; back for 60 s'
+check "adaptive cycle: then holds 200 through the same swap-ins" adaptive_pump 15 0 2000 2000 log_has 'hold 200: swap-ins'
+check "adaptive cycle: still 200" knob_is 200
+stop_daemon TERM || true
+check "adaptive cycle: restores the original" knob_is 60
+
+# Swap-ins at N with swap-outs to match: probe 200, keep it when they do not grow.
+set_knob 60
+start_daemon -c "$CONF/adaptive-cycle.conf"
+check "adaptive probe: starts at N" wait_for 15 knob_is 100
+check "adaptive probe: swap-ins cycling at N try 200" adaptive_pump 15 0 2000 2000 knob_is 200
+check "adaptive probe: kept while the swap-ins stay as they were" adaptive_pump 15 0 2000 2000 log_has 'probe kept: swap-ins [0-9]*/s at 200, [0-9]*/s at 100; hold 60 s'
+check "adaptive probe: still 200" knob_is 200
+stop_daemon TERM || true
+
+# All swap on zram: N is 200.
+fake_swaps /dev/zram0
+printf '[policy]\nname = adaptive\n' >"$CONF/adaptive-zram.conf"
+out=$("$BIN" --once --dry-run -c "$CONF/adaptive-zram.conf")
+check "--once adaptive on zram starts at N = 200" grep -q '^policy=adaptive swappiness=200 .*target=200 max=200 ' <<<"$out"
+fake_swaps /dev/vdb
+set_knob 60
