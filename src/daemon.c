@@ -17,6 +17,7 @@
 #include "config_file.h"
 #include "journal.h"
 #include "knob.h"
+#include "owner.h"
 #include "kpath.h"
 #include "policy.h"
 #include "regulator.h"
@@ -40,12 +41,7 @@ struct daemon {
 	struct sample prev, cur;
 	bool has_prev;
 	int kernel_max;
-	int original;	  /* what to restore on exit */
-	int expected;	  /* what the knob should hold: our last write, or what we found */
-	bool owns_knob;	  /* the original is recorded: restore it on exit */
-	bool yielded;	  /* someone else set the knob: hands off until reload */
-	bool dry_run;
-	int dry_value;	  /* the value a dry run pretends to have written */
+	struct owner own; /* who owns the knob, what to restore */
 	unsigned backoff_polls, backoff_left;
 	/* The last error of each kind, so that a repeated failure logs once. */
 	int sample_err, knob_read_err, write_err;
@@ -66,21 +62,20 @@ struct daemon {
 	int metrics_len;
 	int state_err, metrics_err;
 	bool cgroup_v1;	    /* a v1 memory hierarchy is mounted */
-	int cg_value;	    /* what the memory cgroups that follow hold now */
 	struct cgroup_move cg_move; /* the last walk */
 	int cgroup_err;	    /* the last failure making them follow, logged once */
 	sd_event_source *sig_hup, *sig_term, *sig_int;
 };
 
 /* With cgroup v1, existing memory cgroups keep their own swappiness: make the
- * ones that follow the global value (they hold d->cg_value, what we last set
+ * ones that follow the global value (they hold d->own.cg_value, what we last set
  * them to or what the knob held when we took charge) follow it to value. The
  * others were set on purpose and are left alone. */
 static void
 follow_cgroups(struct daemon *d, int value)
 {
 	struct cgroup_move *m = &d->cg_move;
-	int r, from = d->cg_value;
+	int r, from = d->own.cg_value;
 
 	if (!d->cgroup_v1 || !d->cfg.cgroup_v1_follow || value == from)
 		return;
@@ -93,7 +88,7 @@ follow_cgroups(struct daemon *d, int value)
 		d->cgroup_err = r;
 		return;
 	}
-	d->cg_value = value;
+	d->own.cg_value = value;
 	if (m->failed > 0 && m->first_err != d->cgroup_err)
 		journal_log(LOG_WARNING, MSGID_ERROR,
 			    "failed to set memory.swappiness in %u of the cgroups under '%s', first '%s': %s",
@@ -158,9 +153,9 @@ publish(struct daemon *d)
 {
 	char path[PATH_MAX];
 
-	d->st.dry_run = d->dry_run;
-	d->st.yielded = d->yielded;
-	d->st.original = d->original;
+	d->st.dry_run = d->own.dry_run;
+	d->st.yielded = d->own.yielded;
+	d->st.original = d->own.original;
 	snprintf(d->st.policy, sizeof(d->st.policy), "%s", policy_name(d->cfg.policy));
 	snprintf(path, sizeof(path), "%s/state", d->opt.state_dir);
 	publish_file(path, d->state_buf, status_render_state(&d->st, d->state_buf, sizeof(d->state_buf)),
@@ -261,13 +256,6 @@ log_missing_sources(struct daemon *d)
 	d->missing_logged = missing;
 }
 
-/* The knob's value as the regulator should see it. */
-static int
-current_value(const struct daemon *d, int knob_value)
-{
-	return d->dry_run ? d->dry_value : knob_value;
-}
-
 static void
 handle_write_error(struct daemon *d, int r, int value, int readback)
 {
@@ -294,27 +282,27 @@ handle_write_error(struct daemon *d, int r, int value, int readback)
 	set_status(d, "cannot write %s: %s", KPATH_SWAPPINESS, strerror(-r));
 }
 
-static void enter_yield(struct daemon *d, int knob_value);
+static bool perform(struct daemon *d, unsigned todo, int knob_value);
 
-/* Returns true when someone else changed the knob and we now keep our hands off.
- * A dry run watches too while there is something to restore (after a reload
- * into it): the exit must not write over someone else's value. */
+/* Returns true when someone else changed the knob and we now keep our hands off
+ * (owner_changed_elsewhere: the exit must not write over their value). */
 static bool
 check_external_change(struct daemon *d, int knob_value)
 {
-	if ((d->dry_run && !d->owns_knob) || knob_value == d->expected)
+	if (!owner_changed_elsewhere(&d->own, knob_value))
 		return false;
 	d->st.swappiness = knob_value;
 	if (d->cfg.on_external_change == CONFIG_EXTERNAL_OVERRIDE) {
 		journal_log(LOG_NOTICE, MSGID_EXTERNAL, "%s changed from %d to %d by someone else; overriding",
-			    KPATH_SWAPPINESS, d->expected, knob_value);
-		d->expected = knob_value;
+			    KPATH_SWAPPINESS, d->own.expected, knob_value);
+		d->own.expected = knob_value;
 		return false;
 	}
 	journal_log(LOG_NOTICE, MSGID_EXTERNAL,
 		    "%s changed from %d to %d by someone else; leaving it alone until reload", KPATH_SWAPPINESS,
-		    d->expected, knob_value);
-	enter_yield(d, knob_value);
+		    d->own.expected, knob_value);
+	d->st.yields++;
+	perform(d, owner_yield(&d->own, knob_value), knob_value);
 	set_status(d, "yielded: swappiness %d was set by someone else; reload to resume", knob_value);
 	return true;
 }
@@ -358,11 +346,11 @@ poll_once(struct daemon *d)
 		goto done;
 	}
 	d->knob_read_err = 0;
-	if (d->yielded || check_external_change(d, knob_value))
+	if (d->own.yielded || check_external_change(d, knob_value))
 		goto done;
 
 	r = policy_evaluate(d->cfg.policy, &d->pstate, d->has_prev ? &d->prev : NULL, &d->cur, &pr);
-	current = current_value(d, knob_value);
+	current = owner_current(&d->own, knob_value);
 	if (r >= 0)
 		r = regulator_next(&d->reg, &lim, pr.target, current, &dec);
 	if (r < 0) {
@@ -393,10 +381,10 @@ poll_once(struct daemon *d)
 				 pr.reason, regulator_verdict_name(dec.verdict));
 		goto done;
 	}
-	if (d->dry_run) {
+	if (d->own.dry_run) {
 		journal_decision(LOG_NOTICE, MSGID_DECISION, &jd, "dry run: would set swappiness %d -> %d (%s: %s%s)",
 				 current, dec.value, pname, pr.reason, dec.clamped ? ", clamped" : "");
-		d->dry_value = dec.value;
+		d->own.dry_value = dec.value;
 		d->st.swappiness = dec.value;
 		status_add_decision(&d->st, now_realtime_s(), current, dec.value, pr.reason);
 		set_status(d, "dry run: swappiness would be %d (%s: %s)", dec.value, pname, pr.reason);
@@ -415,7 +403,7 @@ poll_once(struct daemon *d)
 		journal_log(LOG_INFO, NULL, "'%s' writable again", KPATH_SWAPPINESS);
 	d->write_err = 0;
 	d->backoff_polls = 0;
-	d->expected = dec.value;
+	d->own.expected = dec.value;
 	d->st.swappiness = dec.value;
 	d->st.writes++;
 	follow_cgroups(d, dec.value);
@@ -566,10 +554,16 @@ static void
 apply_config(struct daemon *d, const struct config *cfg)
 {
 	d->cfg = *cfg;
-	d->dry_run = d->opt.dry_run || cfg->dry_run;
 	journal_set_verbose(d->opt.verbose || cfg->debug);
 	regulator_reset(&d->reg);
 	d->pstate = (struct policy_state){ 0 };
+}
+
+/* --dry-run or the config's dry_run. */
+static bool
+want_dry_run(const struct daemon *d)
+{
+	return d->opt.dry_run || d->cfg.dry_run;
 }
 
 static void
@@ -583,102 +577,108 @@ remove_record(struct daemon *d, enum knob_record rec)
 			    knob_record_name(rec), strerror(-r));
 }
 
-/* Records the knob's value as the one to restore on exit, so that a crash
- * and restart still restores it. */
 static void
-take_ownership(struct daemon *d, int knob_value)
+save_record(struct daemon *d, enum knob_record rec, int value, const char *consequence)
 {
 	int r;
 
-	d->original = knob_value;
-	d->owns_knob = true;
-	r = knob_record_save(d->opt.state_dir, KNOB_RECORD_ORIGINAL, knob_value);
+	r = knob_record_save(d->opt.state_dir, rec, value);
 	if (r < 0)
-		journal_log(LOG_WARNING, MSGID_ERROR,
-			    "failed to record the original value in '%s/original': %s; a crash would lose it",
-			    d->opt.state_dir, strerror(-r));
+		journal_log(LOG_WARNING, MSGID_ERROR, "failed to record the %s in '%s/%s': %s; %s",
+			    rec == KNOB_RECORD_YIELDED ? "yield" : "original value", d->opt.state_dir,
+			    knob_record_name(rec), strerror(-r), consequence);
 }
 
-/* Gives up the knob (after someone else set it): nothing to restore. */
+/* The records an instance that did not exit cleanly left behind. */
 static void
-release_knob(struct daemon *d)
+load_records(const struct daemon *d, struct owner_records *rec)
 {
-	d->owns_knob = false;
-	remove_record(d, KNOB_RECORD_ORIGINAL);
+	rec->original_r = knob_record_load(d->opt.state_dir, KNOB_RECORD_ORIGINAL, &rec->original);
+	rec->yielded_r = knob_record_load(d->opt.state_dir, KNOB_RECORD_YIELDED, &rec->yielded);
 }
 
-/* Takes charge of the knob. The records left by an instance that did not exit
- * cleanly win over what the knob holds now: its original (the knob may hold
- * that instance's own last write), and its yield (the knob holds someone
- * else's value: keep off it until a reload). Otherwise the knob's value is
- * recorded as the original. */
-static void
-claim_knob(struct daemon *d, int knob_value)
+/* Writes the original value back on exit. Returns false when that failed. */
+static bool
+restore_knob(struct daemon *d, int knob_value)
 {
-	int r, recorded;
+	int r, readback;
 
-	d->cg_value = knob_value;
-	r = knob_record_load(d->opt.state_dir, KNOB_RECORD_ORIGINAL, &recorded);
-	if (r == 0) {
+	r = knob_write(&d->knob, d->own.original, &readback);
+	if (r < 0) {
+		journal_log(LOG_ERR, MSGID_ERROR, "failed to restore '%s' to %d: %s", KPATH_SWAPPINESS,
+			    d->own.original, strerror(-r));
+		return false;
+	}
+	struct journal_decision jd = { .policy = policy_name(d->cfg.policy),
+				       .swappiness = d->own.original,
+				       .previous = knob_value,
+				       .result = NULL,
+				       .reason = "restore the original value on exit" };
+
+	journal_decision(LOG_NOTICE, MSGID_RESTORE, &jd, "restored swappiness %d", d->own.original);
+	return true;
+}
+
+/* Does what an ownership transition asks for, in owner.h's order. Returns false
+ * when the restore failed: the records then stay for the next start. */
+static bool
+perform(struct daemon *d, unsigned todo, int knob_value)
+{
+	if ((todo & OWNER_RESTORE) && !restore_knob(d, knob_value))
+		return false;
+	if (todo & OWNER_FOLLOW_ORIGINAL)
+		follow_cgroups(d, d->own.original);
+	if (todo & OWNER_REMOVE_ORIGINAL)
+		remove_record(d, KNOB_RECORD_ORIGINAL);
+	if (todo & OWNER_SAVE_ORIGINAL)
+		save_record(d, KNOB_RECORD_ORIGINAL, d->own.original, "a crash would lose it");
+	if (todo & OWNER_REMOVE_YIELDED)
+		remove_record(d, KNOB_RECORD_YIELDED);
+	if (todo & OWNER_SAVE_YIELDED)
+		save_record(d, KNOB_RECORD_YIELDED, d->own.cg_value, "a restart after a crash would write again");
+	return true;
+}
+
+/* Says which "original" record a transition found (before it is acted on). */
+static void
+log_original_record(const struct daemon *d, unsigned todo, const struct owner_records *rec)
+{
+	if (todo & OWNER_NOTE_FOUND_ORIGINAL)
 		journal_log(LOG_NOTICE, NULL,
 			    "found '%s/original' = %d from an instance that did not exit cleanly; will restore that",
-			    d->opt.state_dir, recorded);
-		d->original = recorded;
-		d->owns_knob = true;
-	} else {
-		if (r != -ENOENT)
-			journal_log(LOG_WARNING, MSGID_ERROR, "ignoring '%s/original': %s", d->opt.state_dir,
-				    strerror(-r));
-		take_ownership(d, knob_value);
-	}
-	r = knob_record_load(d->opt.state_dir, KNOB_RECORD_YIELDED, &recorded);
-	if (r == -ENOENT)
+			    d->opt.state_dir, rec->original);
+	else if ((todo & OWNER_NOTE_CLAIMED) && rec->original_r != -ENOENT)
+		journal_log(LOG_WARNING, MSGID_ERROR, "ignoring '%s/original': %s", d->opt.state_dir,
+			    fileio_strerror(rec->original_r));
+	if (todo & OWNER_NOTE_DRY_RUN_RECORD)
+		journal_log(LOG_NOTICE, NULL,
+			    "found '%s/original' = %d from an instance that did not exit cleanly; a dry run leaves "
+			    "it for the next real start",
+			    d->opt.state_dir, rec->original);
+}
+
+/* Says that a transition found a "yielded" record and keeps off the knob. */
+static void
+log_yielded_record(const struct daemon *d, unsigned todo, const struct owner_records *rec, int knob_value)
+{
+	if (!(todo & OWNER_NOTE_FOUND_YIELDED))
 		return;
-	/* A record we cannot read still says that someone else is in charge. */
-	if (r < 0)
+	if (rec->yielded_r < 0)
 		journal_log(LOG_WARNING, MSGID_ERROR, "cannot read '%s/yielded': %s; yielding all the same",
-			    d->opt.state_dir, strerror(-r));
-	else
-		d->cg_value = recorded;
+			    d->opt.state_dir, fileio_strerror(rec->yielded_r));
 	journal_log(LOG_NOTICE, NULL,
 		    "found '%s/yielded' from an instance that did not exit cleanly: someone else set %s; leaving it "
 		    "at %d until reload",
 		    d->opt.state_dir, KPATH_SWAPPINESS, knob_value);
-	d->yielded = true;
-	d->expected = knob_value;
 }
 
-/* Someone else set the knob: hands off until a reload, also across a crash
- * and restart (the record says so; a clean exit removes it). */
+/* Runs an ownership transition's effects with the records it was given. */
 static void
-enter_yield(struct daemon *d, int knob_value)
+perform_with_records(struct daemon *d, unsigned todo, const struct owner_records *rec, int knob_value)
 {
-	int r;
-
-	d->yielded = true;
-	d->st.yields++;
-	d->expected = knob_value;
-	r = knob_record_save(d->opt.state_dir, KNOB_RECORD_YIELDED, d->cg_value);
-	if (r < 0)
-		journal_log(LOG_WARNING, MSGID_ERROR,
-			    "failed to record the yield in '%s/yielded': %s; a restart after a crash would write again",
-			    d->opt.state_dir, strerror(-r));
-}
-
-/* A reload ends a yield: the value someone else set becomes the original (the
- * one the cgroups that followed go back to, even when the reload turns on a
- * dry run and the knob is left alone), and the old records no longer apply. */
-static void
-end_yield(struct daemon *d, int knob_value)
-{
-	d->yielded = false;
-	d->expected = knob_value;
-	d->dry_value = knob_value;
-	d->original = knob_value;
-	release_knob(d);
-	if (!d->dry_run)
-		take_ownership(d, knob_value);
-	remove_record(d, KNOB_RECORD_YIELDED);
+	log_original_record(d, todo, rec);
+	perform(d, todo, knob_value);
+	log_yielded_record(d, todo, rec, knob_value);
 }
 
 static int
@@ -689,7 +689,8 @@ on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
 	struct config cfg;
 	struct timespec ts;
 	char desc[160];
-	bool was_dry_run;
+	struct owner_records rec;
+	unsigned todo;
 	int r, knob_value;
 
 	(void)s;
@@ -719,7 +720,6 @@ on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
 		(void)sd_notify(0, "READY=1");
 		return 0;
 	}
-	was_dry_run = d->dry_run;
 	if (strcmp(cfg.metrics_textfile, d->cfg.metrics_textfile) != 0) {
 		/* Do not leave a stale file behind for the collector. */
 		if (d->cfg.metrics_textfile[0] && unlink(d->cfg.metrics_textfile) < 0 && errno != ENOENT)
@@ -731,23 +731,20 @@ on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
 	apply_config(d, &cfg);
 	arm_psi_trigger(d);
 	warn_limits(d);
-	if (knob_read(&d->knob, &knob_value) == 0) {
-		if (d->yielded) {
-			end_yield(d, knob_value);
-		} else if (was_dry_run && !d->dry_run && !d->owns_knob) {
-			d->expected = knob_value;
-			claim_knob(d, knob_value);
-		} else if (!was_dry_run && d->dry_run) {
-			d->dry_value = knob_value;
-		}
-		if (d->yielded)
+	if (knob_read(&d->knob, &knob_value) < 0)
+		knob_value = -1;
+	load_records(d, &rec);
+	todo = owner_reload(&d->own, want_dry_run(d), knob_value, &rec);
+	perform_with_records(d, todo, &rec, knob_value);
+	if (knob_value >= 0) {
+		if (d->own.yielded)
 			set_status(d, "yielded: swappiness %d was set by someone else; reload to resume", knob_value);
 		else
 			set_status(d, "reloaded; swappiness %d", knob_value);
 	}
 	d->st.reloads++;
 	journal_log(LOG_NOTICE, MSGID_RELOAD, "reloaded '%s': %s%s", d->opt.config_path,
-		    describe_config(&d->cfg, desc, sizeof(desc)), d->dry_run ? ", dry run" : "");
+		    describe_config(&d->cfg, desc, sizeof(desc)), d->own.dry_run ? ", dry run" : "");
 	/* Apply the new configuration now rather than at the next tick. */
 	poll_soon(d);
 	(void)sd_notify(0, "READY=1");
@@ -776,65 +773,31 @@ lock_memory(void)
 		    strerror(errno));
 }
 
-/* Decides what to restore on exit: a record left by an instance that did not
- * exit cleanly wins over what the knob holds now (possibly that instance's own
- * last write). Returns 0 or a negative errno. */
-static int
-find_original(struct daemon *d, int knob_value)
+/* Decides what to restore on exit: records left by an instance that did not
+ * exit cleanly win over what the knob holds now (owner_start). */
+static void
+take_charge(struct daemon *d, int knob_value)
 {
-	int recorded;
+	struct owner_records rec;
 
-	d->original = knob_value;
-	if (!d->dry_run) {
-		claim_knob(d, knob_value);
-		return 0;
-	}
-	/* A dry run never writes, so it restores nothing: it leaves a record it
-	 * finds for the next real start. */
-	if (knob_record_load(d->opt.state_dir, KNOB_RECORD_ORIGINAL, &recorded) == 0)
-		journal_log(LOG_NOTICE, NULL,
-			    "found '%s/original' = %d from an instance that did not exit cleanly; a dry run leaves "
-			    "it for the next real start",
-			    d->opt.state_dir, recorded);
-	return 0;
+	load_records(d, &rec);
+	perform_with_records(d, owner_start(&d->own, knob_value, want_dry_run(d), &rec), &rec, knob_value);
 }
 
 static void
 restore_original(struct daemon *d)
 {
-	int r, knob_value = -1, readback;
+	unsigned todo;
+	int knob_value;
 
-	/* Even after a reload into dry run: what we changed goes back. */
-	if (!d->owns_knob) {
-		follow_cgroups(d, d->original);
-		return;
-	}
-	if (d->yielded) {
-		journal_log(LOG_NOTICE, NULL, "leaving swappiness at %d as set by someone else", d->expected);
-	} else if (knob_read(&d->knob, &knob_value) == 0 && knob_value == d->original) {
-		journal_log(LOG_INFO, NULL, "swappiness is already the original %d", d->original);
-	} else {
-		r = knob_write(&d->knob, d->original, &readback);
-		if (r < 0) {
-			journal_log(LOG_ERR, MSGID_ERROR, "failed to restore '%s' to %d: %s", KPATH_SWAPPINESS,
-				    d->original, strerror(-r));
-			return; /* keep the record: the next start restores it */
-		}
-		struct journal_decision jd = { .policy = policy_name(d->cfg.policy),
-					       .swappiness = d->original,
-					       .previous = knob_value,
-					       .result = NULL,
-					       .reason = "restore the original value on exit" };
-
-		journal_decision(LOG_NOTICE, MSGID_RESTORE, &jd, "restored swappiness %d", d->original);
-	}
-	/* After a yield too: the cgroups that followed us go back. */
-	follow_cgroups(d, d->original);
-	/* The original first: a crash in between leaves the yield, which keeps
-	 * the next start off the knob, rather than the original alone, which
-	 * would have it written back over someone else's value. */
-	remove_record(d, KNOB_RECORD_ORIGINAL);
-	remove_record(d, KNOB_RECORD_YIELDED);
+	if (knob_read(&d->knob, &knob_value) < 0)
+		knob_value = -1;
+	todo = owner_exit(&d->own, knob_value);
+	if (todo & OWNER_NOTE_LEAVE_YIELDED)
+		journal_log(LOG_NOTICE, NULL, "leaving swappiness at %d as set by someone else", d->own.expected);
+	if (todo & OWNER_NOTE_ALREADY_ORIGINAL)
+		journal_log(LOG_INFO, NULL, "swappiness is already the original %d", d->own.original);
+	perform(d, todo, knob_value);
 }
 
 static int
@@ -873,8 +836,9 @@ setup_loop(struct daemon *d)
 	return r < 0 ? r : 0;
 }
 
+/* Sets up what --once and the loop share; *ret_knob is the knob's value. */
 static int
-start(struct daemon *d, const struct daemon_options *opt, const struct config *cfg)
+start(struct daemon *d, const struct daemon_options *opt, const struct config *cfg, int *ret_knob)
 {
 	int r;
 
@@ -890,13 +854,11 @@ start(struct daemon *d, const struct daemon_options *opt, const struct config *c
 	}
 	r = knob_open(&d->knob, KPATH_SWAPPINESS);
 	if (r >= 0)
-		r = knob_read(&d->knob, &d->expected);
+		r = knob_read(&d->knob, ret_knob);
 	if (r < 0) {
 		journal_log(LOG_ERR, MSGID_ERROR, "failed to read '%s': %s", KPATH_SWAPPINESS, strerror(-r));
 		return r;
 	}
-	d->dry_value = d->expected;
-	d->cg_value = d->expected;
 	return 0;
 }
 
@@ -922,10 +884,10 @@ daemon_once(const struct daemon_options *opt, const struct config *cfg, FILE *ou
 	struct policy_result pr;
 	struct regulator_decision dec;
 	struct regulator_limits lim;
-	int r, readback;
-	bool written = false;
+	int r, readback, knob_value;
+	bool written = false, dry_run;
 
-	r = start(&d, opt, cfg);
+	r = start(&d, opt, cfg, &knob_value);
 	if (r < 0)
 		goto out;
 	r = sampler_read(d.sampler, &d.cur);
@@ -937,12 +899,13 @@ daemon_once(const struct daemon_options *opt, const struct config *cfg, FILE *ou
 	lim = limits_of(&d, resolve_max(&d, &d.cur));
 	r = policy_evaluate(d.cfg.policy, NULL, NULL, &d.cur, &pr);
 	if (r >= 0)
-		r = regulator_next(&d.reg, &lim, pr.target, d.expected, &dec);
+		r = regulator_next(&d.reg, &lim, pr.target, knob_value, &dec);
 	if (r < 0) {
 		journal_log(LOG_ERR, MSGID_ERROR, "cannot decide: %s", strerror(-r));
 		goto out;
 	}
-	if (dec.verdict == REGULATOR_WRITE && !d.dry_run) {
+	dry_run = want_dry_run(&d);
+	if (dec.verdict == REGULATOR_WRITE && !dry_run) {
 		r = knob_write(&d.knob, dec.value, &readback);
 		if (r < 0) {
 			journal_log(LOG_ERR, MSGID_ERROR, "failed to write '%s': %s", KPATH_SWAPPINESS, strerror(-r));
@@ -953,9 +916,9 @@ daemon_once(const struct daemon_options *opt, const struct config *cfg, FILE *ou
 	fprintf(out,
 		"policy=%s swappiness=%d previous=%d app_centile=%d swap_centile=%d mapped_ratio=%d distress=%d "
 		"swap_tendency=%d target=%d max=%d verdict=%s dry_run=%s written=%s\n",
-		policy_name(d.cfg.policy), dec.value, d.expected, pr.app_centile, pr.swap_centile, pr.mapped_ratio,
+		policy_name(d.cfg.policy), dec.value, knob_value, pr.app_centile, pr.swap_centile, pr.mapped_ratio,
 		pr.distress, pr.swap_tendency, pr.target, lim.max, regulator_verdict_name(dec.verdict),
-		d.dry_run ? "yes" : "no", written ? "yes" : "no");
+		dry_run ? "yes" : "no", written ? "yes" : "no");
 	if (fflush(out) != 0)
 		r = -errno;
 out:
@@ -968,9 +931,9 @@ daemon_run(const struct daemon_options *opt, const struct config *cfg)
 {
 	struct daemon d = { .lock_fd = -1, .psi_fd = -1 };
 	char desc[160];
-	int r, holder;
+	int r, holder, knob_value;
 
-	r = start(&d, opt, cfg);
+	r = start(&d, opt, cfg, &knob_value);
 	if (r < 0)
 		goto out;
 	r = knob_lock(d.opt.state_dir, &holder);
@@ -984,9 +947,7 @@ daemon_run(const struct daemon_options *opt, const struct config *cfg)
 	}
 	d.lock_fd = r;
 	lock_memory();
-	r = find_original(&d, d.expected);
-	if (r < 0)
-		goto out;
+	take_charge(&d, knob_value);
 	r = setup_loop(&d);
 	if (r < 0) {
 		journal_log(LOG_ERR, MSGID_ERROR, "failed to set up the event loop: %s", strerror(-r));
@@ -999,14 +960,14 @@ daemon_run(const struct daemon_options *opt, const struct config *cfg)
 			    "cgroup v1 memory controller: each memory cgroup keeps the swappiness it was created with, "
 			    "so vm.swappiness changes only the root; [daemon] cgroup_v1_follow = yes makes them follow");
 	journal_log(LOG_INFO, MSGID_START, "started: %s, original %d%s", describe_config(&d.cfg, desc, sizeof(desc)),
-		    d.original, d.dry_run ? ", dry run" : "");
-	if (d.yielded)
-		set_status(&d, "yielded: swappiness %d was set by someone else; reload to resume", d.expected);
+		    d.own.original, d.own.dry_run ? ", dry run" : "");
+	if (d.own.yielded)
+		set_status(&d, "yielded: swappiness %d was set by someone else; reload to resume", d.own.expected);
 	else
-		set_status(&d, "started; swappiness %d", d.expected);
+		set_status(&d, "started; swappiness %d", d.own.expected);
 	d.st.pid = getpid();
 	d.st.started_s = now_realtime_s();
-	d.st.swappiness = d.expected;
+	d.st.swappiness = d.own.expected;
 	d.state_len = d.metrics_len = -1;
 	publish(&d);
 	(void)sd_notify(0, "READY=1");
