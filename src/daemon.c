@@ -15,6 +15,7 @@
 
 #include "cgroup.h"
 #include "config_file.h"
+#include "decide.h"
 #include "journal.h"
 #include "knob.h"
 #include "owner.h"
@@ -184,19 +185,6 @@ resolve_max(struct daemon *d, const struct sample *s)
 	return max;
 }
 
-static struct regulator_limits
-limits_of(const struct daemon *d, int max)
-{
-	return (struct regulator_limits){
-		/* A min above what max = auto allows yields to the devices' range. */
-		.min = d->cfg.min < max ? d->cfg.min : max,
-		.max = max,
-		.step = d->cfg.step,
-		.smoothing_pct = d->cfg.smoothing_pct,
-		.kernel_max = d->kernel_max,
-	};
-}
-
 static void
 set_status(struct daemon *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -307,17 +295,12 @@ check_external_change(struct daemon *d, int knob_value)
 	return true;
 }
 
-static void
-poll_once(struct daemon *d)
+/* Reads the next sample. Returns false (logged once) when it cannot be read. */
+static bool
+read_sample(struct daemon *d)
 {
-	struct policy_result pr;
-	struct regulator_decision dec;
-	struct regulator_limits lim;
-	int r, knob_value, current, readback;
-	const char *pname = policy_name(d->cfg.policy);
+	int r;
 
-	/* Busy only while a decision sees pressure (not while yielded or failing). */
-	d->busy = false;
 	r = sampler_read(d->sampler, &d->cur);
 	if (r < 0) {
 		if (r != d->sample_err) {
@@ -327,15 +310,98 @@ poll_once(struct daemon *d)
 		}
 		d->sample_err = r;
 		d->has_prev = false;
-		publish(d);
-		return;
+		return false;
 	}
 	if (d->sample_err)
 		journal_log(LOG_INFO, NULL, "'%s' readable again", KPATH_MEMINFO);
 	d->sample_err = 0;
 	log_missing_sources(d);
-	lim = limits_of(d, resolve_max(d, &d->cur));
+	return true;
+}
 
+/* What `status` and the metrics show of a decision. */
+static void
+show_decision(struct daemon *d, const struct decision *dn, int current)
+{
+	const struct policy_result *pr = &dn->pr;
+
+	d->st.swappiness = current;
+	d->st.target = pr->target;
+	d->st.min = dn->lim.min;
+	d->st.max = dn->lim.max < dn->lim.kernel_max ? dn->lim.max : dn->lim.kernel_max;
+	d->st.app_centile = pr->app_centile;
+	d->st.swap_centile = pr->swap_centile;
+	d->st.mapped_ratio = pr->mapped_ratio;
+	d->st.distress = pr->distress;
+	d->st.swap_tendency = pr->swap_tendency;
+	d->st.refault_file_pps = pr->file_refault_pps;
+	d->st.refault_anon_pps = pr->anon_refault_pps;
+	d->st.swapin_pps = pr->swapin_pps;
+}
+
+/* Carries out a decision: logs it, pretends it (dry run), or writes it (unless
+ * backing off after a failed write). */
+static void
+act(struct daemon *d, const struct decision *dn, int current)
+{
+	const struct policy_result *pr = &dn->pr;
+	const struct regulator_decision *dec = &dn->dec;
+	const char *pname = policy_name(d->cfg.policy);
+	struct journal_decision jd = {
+		.policy = pname, .swappiness = dec->value, .previous = current, .result = pr, .reason = pr->reason
+	};
+	int r, readback;
+
+	if (dec->verdict != REGULATOR_WRITE) {
+		journal_decision(LOG_DEBUG, MSGID_DECISION, &jd, "swappiness stays %d (%s: %s; %s)", current, pname,
+				 pr->reason, regulator_verdict_name(dec->verdict));
+		return;
+	}
+	if (d->own.dry_run) {
+		journal_decision(LOG_NOTICE, MSGID_DECISION, &jd, "dry run: would set swappiness %d -> %d (%s: %s%s)",
+				 current, dec->value, pname, pr->reason, dec->clamped ? ", clamped" : "");
+		d->own.dry_value = dec->value;
+		d->st.swappiness = dec->value;
+		status_add_decision(&d->st, now_realtime_s(), current, dec->value, pr->reason);
+		set_status(d, "dry run: swappiness would be %d (%s: %s)", dec->value, pname, pr->reason);
+		return;
+	}
+	if (d->backoff_left > 0) {
+		d->backoff_left--;
+		return;
+	}
+	r = knob_write(&d->knob, dec->value, &readback);
+	if (r < 0) {
+		handle_write_error(d, r, dec->value, readback);
+		return;
+	}
+	if (d->write_err)
+		journal_log(LOG_INFO, NULL, "'%s' writable again", KPATH_SWAPPINESS);
+	d->write_err = 0;
+	d->backoff_polls = 0;
+	d->own.expected = dec->value;
+	d->st.swappiness = dec->value;
+	d->st.writes++;
+	follow_cgroups(d, dec->value);
+	status_add_decision(&d->st, now_realtime_s(), current, dec->value, pr->reason);
+	journal_decision(LOG_NOTICE, MSGID_DECISION, &jd, "swappiness %d -> %d (%s: %s%s)", current, dec->value,
+			 pname, pr->reason, dec->clamped ? ", clamped" : "");
+	set_status(d, "swappiness %d (%s: %s)", dec->value, pname, pr->reason);
+}
+
+static void
+poll_once(struct daemon *d)
+{
+	struct decision dn;
+	int r, knob_value, current, max;
+
+	/* Busy only while a decision sees pressure (not while yielded or failing). */
+	d->busy = false;
+	if (!read_sample(d)) {
+		publish(d);
+		return;
+	}
+	max = resolve_max(d, &d->cur);
 	r = knob_read(&d->knob, &knob_value);
 	if (r < 0) {
 		if (r != d->knob_read_err) {
@@ -348,69 +414,17 @@ poll_once(struct daemon *d)
 	d->knob_read_err = 0;
 	if (d->own.yielded || check_external_change(d, knob_value))
 		goto done;
-
-	r = policy_evaluate(d->cfg.policy, &d->pstate, d->has_prev ? &d->prev : NULL, &d->cur, &pr);
 	current = owner_current(&d->own, knob_value);
-	if (r >= 0)
-		r = regulator_next(&d->reg, &lim, pr.target, current, &dec);
+	r = decide(&d->cfg, max, d->kernel_max, &d->pstate, &d->reg, d->has_prev ? &d->prev : NULL, &d->cur,
+		   current, &dn);
 	if (r < 0) {
 		/* Cannot happen with a validated config; say so rather than go quiet. */
 		journal_log(LOG_ERR, MSGID_ERROR, "cannot decide: %s", strerror(-r));
 		goto done;
 	}
-	policy_observe(&d->pstate, dec.value);
-	d->busy = pr.active;
-	d->st.swappiness = current;
-	d->st.target = pr.target;
-	d->st.min = lim.min;
-	d->st.max = lim.max < lim.kernel_max ? lim.max : lim.kernel_max;
-	d->st.app_centile = pr.app_centile;
-	d->st.swap_centile = pr.swap_centile;
-	d->st.mapped_ratio = pr.mapped_ratio;
-	d->st.distress = pr.distress;
-	d->st.swap_tendency = pr.swap_tendency;
-	d->st.refault_file_pps = pr.file_refault_pps;
-	d->st.refault_anon_pps = pr.anon_refault_pps;
-	d->st.swapin_pps = pr.swapin_pps;
-
-	struct journal_decision jd = {
-		.policy = pname, .swappiness = dec.value, .previous = current, .result = &pr, .reason = pr.reason
-	};
-	if (dec.verdict != REGULATOR_WRITE) {
-		journal_decision(LOG_DEBUG, MSGID_DECISION, &jd, "swappiness stays %d (%s: %s; %s)", current, pname,
-				 pr.reason, regulator_verdict_name(dec.verdict));
-		goto done;
-	}
-	if (d->own.dry_run) {
-		journal_decision(LOG_NOTICE, MSGID_DECISION, &jd, "dry run: would set swappiness %d -> %d (%s: %s%s)",
-				 current, dec.value, pname, pr.reason, dec.clamped ? ", clamped" : "");
-		d->own.dry_value = dec.value;
-		d->st.swappiness = dec.value;
-		status_add_decision(&d->st, now_realtime_s(), current, dec.value, pr.reason);
-		set_status(d, "dry run: swappiness would be %d (%s: %s)", dec.value, pname, pr.reason);
-		goto done;
-	}
-	if (d->backoff_left > 0) {
-		d->backoff_left--;
-		goto done;
-	}
-	r = knob_write(&d->knob, dec.value, &readback);
-	if (r < 0) {
-		handle_write_error(d, r, dec.value, readback);
-		goto done;
-	}
-	if (d->write_err)
-		journal_log(LOG_INFO, NULL, "'%s' writable again", KPATH_SWAPPINESS);
-	d->write_err = 0;
-	d->backoff_polls = 0;
-	d->own.expected = dec.value;
-	d->st.swappiness = dec.value;
-	d->st.writes++;
-	follow_cgroups(d, dec.value);
-	status_add_decision(&d->st, now_realtime_s(), current, dec.value, pr.reason);
-	journal_decision(LOG_NOTICE, MSGID_DECISION, &jd, "swappiness %d -> %d (%s: %s%s)", current, dec.value, pname,
-			 pr.reason, dec.clamped ? ", clamped" : "");
-	set_status(d, "swappiness %d (%s: %s)", dec.value, pname, pr.reason);
+	d->busy = dn.pr.active;
+	show_decision(d, &dn, current);
+	act(d, &dn, current);
 done:
 	d->prev = d->cur;
 	d->has_prev = true;
@@ -881,9 +895,7 @@ int
 daemon_once(const struct daemon_options *opt, const struct config *cfg, FILE *out)
 {
 	struct daemon d = { .lock_fd = -1, .psi_fd = -1 };
-	struct policy_result pr;
-	struct regulator_decision dec;
-	struct regulator_limits lim;
+	struct decision dn;
 	int r, readback, knob_value;
 	bool written = false, dry_run;
 
@@ -896,17 +908,14 @@ daemon_once(const struct daemon_options *opt, const struct config *cfg, FILE *ou
 			    r == -ENODATA ? "no MemTotal" : strerror(-r));
 		goto out;
 	}
-	lim = limits_of(&d, resolve_max(&d, &d.cur));
-	r = policy_evaluate(d.cfg.policy, NULL, NULL, &d.cur, &pr);
-	if (r >= 0)
-		r = regulator_next(&d.reg, &lim, pr.target, knob_value, &dec);
+	r = decide(&d.cfg, resolve_max(&d, &d.cur), d.kernel_max, NULL, &d.reg, NULL, &d.cur, knob_value, &dn);
 	if (r < 0) {
 		journal_log(LOG_ERR, MSGID_ERROR, "cannot decide: %s", strerror(-r));
 		goto out;
 	}
 	dry_run = want_dry_run(&d);
-	if (dec.verdict == REGULATOR_WRITE && !dry_run) {
-		r = knob_write(&d.knob, dec.value, &readback);
+	if (dn.dec.verdict == REGULATOR_WRITE && !dry_run) {
+		r = knob_write(&d.knob, dn.dec.value, &readback);
 		if (r < 0) {
 			journal_log(LOG_ERR, MSGID_ERROR, "failed to write '%s': %s", KPATH_SWAPPINESS, strerror(-r));
 			goto out;
@@ -916,9 +925,9 @@ daemon_once(const struct daemon_options *opt, const struct config *cfg, FILE *ou
 	fprintf(out,
 		"policy=%s swappiness=%d previous=%d app_centile=%d swap_centile=%d mapped_ratio=%d distress=%d "
 		"swap_tendency=%d target=%d max=%d verdict=%s dry_run=%s written=%s\n",
-		policy_name(d.cfg.policy), dec.value, knob_value, pr.app_centile, pr.swap_centile, pr.mapped_ratio,
-		pr.distress, pr.swap_tendency, pr.target, lim.max, regulator_verdict_name(dec.verdict),
-		dry_run ? "yes" : "no", written ? "yes" : "no");
+		policy_name(d.cfg.policy), dn.dec.value, knob_value, dn.pr.app_centile, dn.pr.swap_centile,
+		dn.pr.mapped_ratio, dn.pr.distress, dn.pr.swap_tendency, dn.pr.target, dn.lim.max,
+		regulator_verdict_name(dn.dec.verdict), dry_run ? "yes" : "no", written ? "yes" : "no");
 	if (fflush(out) != 0)
 		r = -errno;
 out:
