@@ -21,6 +21,7 @@
 #include "owner.h"
 #include "kpath.h"
 #include "policy.h"
+#include "publish.h"
 #include "regulator.h"
 #include "sample.h"
 #include "status.h"
@@ -57,11 +58,7 @@ struct daemon {
 	/* What `autoswappiness status` and the metrics show; rewritten only when
 	 * it changes. */
 	struct status_snapshot st;
-	char state_buf[4096], state_last[4096];
-	int state_len;
-	char metrics_buf[8192], metrics_last[8192];
-	int metrics_len;
-	int state_err, metrics_err;
+	struct publisher pub;
 	bool cgroup_v1;	    /* a v1 memory hierarchy is mounted */
 	struct cgroup_move cg_move; /* the last walk */
 	int cgroup_err;	    /* the last failure making them follow, logged once */
@@ -107,64 +104,15 @@ now_realtime_s(void)
 	return clock_gettime(CLOCK_REALTIME, &ts) == 0 ? (int64_t)ts.tv_sec : 0;
 }
 
-/* Writes buf to path if it differs from last (the previous write). Logs a
- * failure once until it changes. */
-static void
-publish_file(const char *path, const char *buf, int len, char *last, int *last_len, int *err)
-{
-	int r;
-
-	if (len < 0) {
-		if (*err != -ENOBUFS)
-			journal_log(LOG_ERR, MSGID_ERROR, "'%s' does not fit its buffer; not written", path);
-		*err = -ENOBUFS;
-		return;
-	}
-	if (len == *last_len && memcmp(buf, last, (size_t)len) == 0 && *err == 0)
-		return;
-	r = fileio_write_atomic(path, buf, (size_t)len, 0644);
-	if (r < 0) {
-		if (r != *err)
-			journal_log(LOG_ERR, MSGID_ERROR, "failed to write '%s': %s", path, strerror(-r));
-		*err = r;
-		return;
-	}
-	*err = 0;
-	memcpy(last, buf, (size_t)len);
-	*last_len = len;
-}
-
-/* On a clean exit: no state for `status`, no stale metrics for the collector. */
-static void
-remove_published(struct daemon *d)
-{
-	char path[PATH_MAX];
-
-	snprintf(path, sizeof(path), "%s/state", d->opt.state_dir);
-	if (unlink(path) < 0 && errno != ENOENT)
-		journal_log(LOG_WARNING, MSGID_ERROR, "failed to remove '%s': %s", path, strerror(errno));
-	if (d->cfg.metrics_textfile[0] && unlink(d->cfg.metrics_textfile) < 0 && errno != ENOENT)
-		journal_log(LOG_WARNING, MSGID_ERROR, "failed to remove '%s': %s", d->cfg.metrics_textfile,
-			    strerror(errno));
-}
-
 /* Publishes the state file (for `status`) and the metrics textfile. */
 static void
-publish(struct daemon *d)
+publish_state(struct daemon *d)
 {
-	char path[PATH_MAX];
-
 	d->st.dry_run = d->own.dry_run;
 	d->st.yielded = d->own.yielded;
 	d->st.original = d->own.original;
 	snprintf(d->st.policy, sizeof(d->st.policy), "%s", policy_name(d->cfg.policy));
-	snprintf(path, sizeof(path), "%s/state", d->opt.state_dir);
-	publish_file(path, d->state_buf, status_render_state(&d->st, d->state_buf, sizeof(d->state_buf)),
-		     d->state_last, &d->state_len, &d->state_err);
-	if (d->cfg.metrics_textfile[0])
-		publish_file(d->cfg.metrics_textfile, d->metrics_buf,
-			     status_render_metrics(&d->st, d->metrics_buf, sizeof(d->metrics_buf)), d->metrics_last,
-			     &d->metrics_len, &d->metrics_err);
+	publish(&d->pub, d->opt.state_dir, d->cfg.metrics_textfile, &d->st);
 }
 
 /* The configured max, or with max = auto the top of the range that suits the
@@ -398,7 +346,7 @@ poll_once(struct daemon *d)
 	/* Busy only while a decision sees pressure (not while yielded or failing). */
 	d->busy = false;
 	if (!read_sample(d)) {
-		publish(d);
+		publish_state(d);
 		return;
 	}
 	max = resolve_max(d, &d->cur);
@@ -428,7 +376,7 @@ poll_once(struct daemon *d)
 done:
 	d->prev = d->cur;
 	d->has_prev = true;
-	publish(d);
+	publish_state(d);
 }
 
 static unsigned
@@ -730,17 +678,13 @@ on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
 			    "reload of '%s' failed; keeping the running configuration (%u errors):\n%s%s",
 			    d->opt.config_path, errors.count, errors.text, more);
 		d->st.reload_failures++;
-		publish(d);
+		publish_state(d);
 		(void)sd_notify(0, "READY=1");
 		return 0;
 	}
 	if (strcmp(cfg.metrics_textfile, d->cfg.metrics_textfile) != 0) {
 		/* Do not leave a stale file behind for the collector. */
-		if (d->cfg.metrics_textfile[0] && unlink(d->cfg.metrics_textfile) < 0 && errno != ENOENT)
-			journal_log(LOG_WARNING, MSGID_ERROR, "failed to remove '%s': %s", d->cfg.metrics_textfile,
-				    strerror(errno));
-		d->metrics_len = -1;
-		d->metrics_err = 0;
+		publish_metrics_moved(&d->pub, d->cfg.metrics_textfile);
 	}
 	apply_config(d, &cfg);
 	arm_psi_trigger(d);
@@ -977,15 +921,15 @@ daemon_run(const struct daemon_options *opt, const struct config *cfg)
 	d.st.pid = getpid();
 	d.st.started_s = now_realtime_s();
 	d.st.swappiness = d.own.expected;
-	d.state_len = d.metrics_len = -1;
-	publish(&d);
+	publish_init(&d.pub);
+	publish_state(&d);
 	(void)sd_notify(0, "READY=1");
 	r = sd_event_loop(d.event);
 	(void)sd_notify(0, "STOPPING=1");
 	if (r < 0)
 		journal_log(LOG_ERR, MSGID_ERROR, "event loop failed: %s", strerror(-r));
 	restore_original(&d);
-	remove_published(&d);
+	publish_remove(d.opt.state_dir, d.cfg.metrics_textfile);
 	journal_log(LOG_INFO, MSGID_STOP, "stopped");
 out:
 	finish(&d);
