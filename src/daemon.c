@@ -25,6 +25,7 @@
 #include "regulator.h"
 #include "sample.h"
 #include "status.h"
+#include "wakeup.h"
 #include "fileio.h"
 
 /* After a failed write, wait this many polls, doubling up to the cap, before
@@ -35,7 +36,6 @@ struct daemon {
 	struct daemon_options opt;
 	struct config cfg;
 	sd_event *event;
-	sd_event_source *timer;
 	struct sampler *sampler;
 	struct knob knob;
 	struct regulator reg;
@@ -51,10 +51,7 @@ struct daemon {
 	char status[192];
 	int lock_fd; /* held for the daemon's life */
 	int auto_max; /* the last max = auto resolved to */
-	bool busy;    /* the last poll saw pressure */
-	int psi_fd;   /* the PSI trigger, or -1 */
-	sd_event_source *psi_source;
-	unsigned psi_trigger_ms; /* what the trigger was armed with */
+	struct wakeup wake; /* the poll timer and the PSI trigger */
 	/* What `autoswappiness status` and the metrics show; rewritten only when
 	 * it changes. */
 	struct status_snapshot st;
@@ -344,7 +341,7 @@ poll_once(struct daemon *d)
 	int r, knob_value, current, max;
 
 	/* Busy only while a decision sees pressure (not while yielded or failing). */
-	d->busy = false;
+	d->wake.busy = false;
 	if (!read_sample(d)) {
 		publish_state(d);
 		return;
@@ -370,7 +367,7 @@ poll_once(struct daemon *d)
 		journal_log(LOG_ERR, MSGID_ERROR, "cannot decide: %s", strerror(-r));
 		goto done;
 	}
-	d->busy = dn.pr.active;
+	d->wake.busy = dn.pr.active;
 	show_decision(d, &dn, current);
 	act(d, &dn, current);
 done:
@@ -379,39 +376,10 @@ done:
 	publish_state(d);
 }
 
-static unsigned
-next_interval_ms(const struct daemon *d)
+static void
+poll_cb(void *userdata)
 {
-	/* Without a working PSI trigger nothing wakes the daemon early, so the
-	 * calm interval would be the reaction time: poll at the busy pace. */
-	bool no_wakeup = d->cfg.psi_trigger_ms > 0 && d->psi_fd < 0;
-
-	if ((d->busy || no_wakeup) && d->cfg.busy_interval_ms < d->cfg.interval_ms)
-		return d->cfg.busy_interval_ms;
-	return d->cfg.interval_ms;
-}
-
-static int
-on_timer(sd_event_source *s, uint64_t usec, void *userdata)
-{
-	struct daemon *d = userdata;
-	int r;
-
-	(void)usec;
-	poll_once(d);
-	/* Poll often while memory is under pressure, rarely while it is calm. */
-	/* sd-event's default accuracy is 250 ms, which would stretch short
-	 * intervals; a tenth of the interval still lets wake-ups coalesce. */
-	r = sd_event_source_set_time_relative(s, (uint64_t)next_interval_ms(d) * 1000u);
-	if (r >= 0)
-		r = sd_event_source_set_time_accuracy(s, (uint64_t)next_interval_ms(d) * 100u);
-	if (r >= 0)
-		r = sd_event_source_set_enabled(s, SD_EVENT_ONESHOT);
-	if (r < 0) {
-		journal_log(LOG_ERR, MSGID_ERROR, "failed to re-arm the poll timer: %s", strerror(-r));
-		return sd_event_exit(sd_event_source_get_event(s), r);
-	}
-	return 0;
+	poll_once(userdata);
 }
 
 /* "policy ck, limits 0..auto, step 5, interval 5000/1000 ms" into buf. */
@@ -436,80 +404,6 @@ warn_limits(const struct daemon *d)
 		journal_log(LOG_WARNING, NULL, "limits.%s %d is above what this kernel accepts; using at most %d",
 			    d->cfg.max > d->kernel_max ? "max" : "min",
 			    d->cfg.max > d->kernel_max ? d->cfg.max : d->cfg.min, d->kernel_max);
-}
-
-/* Polls now, from the timer's callback (so that it is re-armed as usual). */
-static void
-poll_soon(struct daemon *d)
-{
-	int r;
-
-	r = sd_event_source_set_time_relative(d->timer, 0);
-	if (r >= 0)
-		r = sd_event_source_set_enabled(d->timer, SD_EVENT_ONESHOT);
-	if (r < 0)
-		journal_log(LOG_ERR, MSGID_ERROR, "failed to re-arm the poll timer: %s", strerror(-r));
-}
-
-static void
-disarm_psi_trigger(struct daemon *d)
-{
-	d->psi_source = sd_event_source_disable_unref(d->psi_source);
-	if (d->psi_fd >= 0)
-		close(d->psi_fd);
-	d->psi_fd = -1;
-	d->psi_trigger_ms = 0;
-}
-
-static int
-on_psi(sd_event_source *s, int fd, uint32_t revents, void *userdata)
-{
-	struct daemon *d = userdata;
-
-	(void)s;
-	(void)fd;
-	if (revents & (EPOLLERR | EPOLLHUP)) {
-		journal_log(LOG_WARNING, MSGID_ERROR, "the PSI trigger on '%s' went away; polling on the timer only",
-			    KPATH_PSI_MEMORY);
-		disarm_psi_trigger(d);
-		return 0;
-	}
-	journal_log(LOG_DEBUG, NULL, "PSI trigger: memory stall over %u ms in %u ms", d->psi_trigger_ms,
-		    (unsigned)CONFIG_PSI_WINDOW_MS);
-	d->busy = true;
-	poll_soon(d);
-	return 0;
-}
-
-/* Arms (or re-arms, after a reload) the PSI trigger that wakes the daemon as
- * soon as tasks stall on memory; without it the timer alone drives polls. */
-static void
-arm_psi_trigger(struct daemon *d)
-{
-	int fd, r;
-
-	if (d->cfg.psi_trigger_ms == d->psi_trigger_ms)
-		return;
-	disarm_psi_trigger(d);
-	if (d->cfg.psi_trigger_ms == 0)
-		return;
-	fd = sampler_psi_trigger(d->cfg.psi_trigger_ms * 1000u, CONFIG_PSI_WINDOW_MS * 1000u);
-	if (fd < 0) {
-		journal_log(LOG_WARNING, NULL, "no PSI trigger on '%s': %s; polling every %u ms", KPATH_PSI_MEMORY,
-			    fd == -ENOTSUP ? "not procfs" : strerror(-fd),
-			    d->cfg.busy_interval_ms < d->cfg.interval_ms ? d->cfg.busy_interval_ms : d->cfg.interval_ms);
-		return;
-	}
-	r = sd_event_add_io(d->event, &d->psi_source, fd, EPOLLPRI, on_psi, d);
-	if (r < 0) {
-		close(fd);
-		journal_log(LOG_WARNING, MSGID_ERROR, "cannot watch the PSI trigger: %s", strerror(-r));
-		return;
-	}
-	d->psi_fd = fd;
-	d->psi_trigger_ms = d->cfg.psi_trigger_ms;
-	journal_log(LOG_INFO, NULL, "PSI trigger armed: some %u ms per %u ms", d->psi_trigger_ms,
-		    (unsigned)CONFIG_PSI_WINDOW_MS);
 }
 
 static void
@@ -687,7 +581,7 @@ on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
 		publish_metrics_moved(&d->pub, d->cfg.metrics_textfile);
 	}
 	apply_config(d, &cfg);
-	arm_psi_trigger(d);
+	wakeup_arm_psi(&d->wake);
 	warn_limits(d);
 	if (knob_read(&d->knob, &knob_value) < 0)
 		knob_value = -1;
@@ -704,7 +598,7 @@ on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
 	journal_log(LOG_NOTICE, MSGID_RELOAD, "reloaded '%s': %s%s", d->opt.config_path,
 		    describe_config(&d->cfg, desc, sizeof(desc)), d->own.dry_run ? ", dry run" : "");
 	/* Apply the new configuration now rather than at the next tick. */
-	poll_soon(d);
+	wakeup_soon(&d->wake);
 	(void)sd_notify(0, "READY=1");
 	return 0;
 }
@@ -788,7 +682,7 @@ setup_loop(struct daemon *d)
 	if (r >= 0)
 		r = sd_event_source_set_priority(d->sig_hup, SD_EVENT_PRIORITY_IMPORTANT);
 	if (r >= 0)
-		r = sd_event_add_time_relative(d->event, &d->timer, CLOCK_MONOTONIC, 0, 0, on_timer, d);
+		r = wakeup_start(&d->wake, d->event);
 	if (r >= 0)
 		r = sd_event_set_watchdog(d->event, true);
 	return r < 0 ? r : 0;
@@ -802,6 +696,7 @@ start(struct daemon *d, const struct daemon_options *opt, const struct config *c
 
 	d->opt = *opt;
 	d->knob.fd = -1;
+	wakeup_init(&d->wake, &d->cfg, poll_cb, d);
 	apply_config(d, cfg);
 	d->kernel_max = knob_kernel_max();
 	warn_limits(d);
@@ -825,8 +720,7 @@ finish(struct daemon *d)
 {
 	knob_close(&d->knob);
 	sampler_free(d->sampler);
-	disarm_psi_trigger(d);
-	sd_event_source_unref(d->timer);
+	wakeup_stop(&d->wake);
 	sd_event_source_unref(d->sig_hup);
 	sd_event_source_unref(d->sig_term);
 	sd_event_source_unref(d->sig_int);
@@ -838,7 +732,7 @@ finish(struct daemon *d)
 int
 daemon_once(const struct daemon_options *opt, const struct config *cfg, FILE *out)
 {
-	struct daemon d = { .lock_fd = -1, .psi_fd = -1 };
+	struct daemon d = { .lock_fd = -1, .wake.psi_fd = -1 };
 	struct decision dn;
 	int r, readback, knob_value;
 	bool written = false, dry_run;
@@ -882,7 +776,7 @@ out:
 int
 daemon_run(const struct daemon_options *opt, const struct config *cfg)
 {
-	struct daemon d = { .lock_fd = -1, .psi_fd = -1 };
+	struct daemon d = { .lock_fd = -1, .wake.psi_fd = -1 };
 	char desc[160];
 	int r, holder, knob_value;
 
@@ -906,7 +800,7 @@ daemon_run(const struct daemon_options *opt, const struct config *cfg)
 		journal_log(LOG_ERR, MSGID_ERROR, "failed to set up the event loop: %s", strerror(-r));
 		goto out;
 	}
-	arm_psi_trigger(&d);
+	wakeup_arm_psi(&d.wake);
 	d.cgroup_v1 = cgroup_v1_present(CGROUP_V1_MEMORY);
 	if (d.cgroup_v1 && !d.cfg.cgroup_v1_follow)
 		journal_log(LOG_WARNING, NULL,
