@@ -19,6 +19,7 @@
 #include "journal.h"
 #include "knob.h"
 #include "owner.h"
+#include "ownership.h"
 #include "kpath.h"
 #include "policy.h"
 #include "publish.h"
@@ -215,13 +216,15 @@ handle_write_error(struct daemon *d, int r, int value, int readback)
 	set_status(d, "cannot write %s: %s", KPATH_SWAPPINESS, strerror(-r));
 }
 
-static bool perform(struct daemon *d, unsigned todo, int knob_value);
+static struct ownership_io ownership_io(struct daemon *d);
 
 /* Returns true when someone else changed the knob and we now keep our hands off
  * (owner_changed_elsewhere: the exit must not write over their value). */
 static bool
 check_external_change(struct daemon *d, int knob_value)
 {
+	struct ownership_io io;
+
 	if (!owner_changed_elsewhere(&d->own, knob_value))
 		return false;
 	d->st.swappiness = knob_value;
@@ -235,7 +238,8 @@ check_external_change(struct daemon *d, int knob_value)
 		    "%s changed from %d to %d by someone else; leaving it alone until reload", KPATH_SWAPPINESS,
 		    d->own.expected, knob_value);
 	d->st.yields++;
-	perform(d, owner_yield(&d->own, knob_value), knob_value);
+	io = ownership_io(d);
+	ownership_yield(&io, &d->own, knob_value);
 	set_status(d, "yielded: swappiness %d was set by someone else; reload to resume", knob_value);
 	return true;
 }
@@ -423,118 +427,20 @@ want_dry_run(const struct daemon *d)
 }
 
 static void
-remove_record(struct daemon *d, enum knob_record rec)
+follow_cb(void *userdata, int value)
 {
-	int r;
-
-	r = knob_record_remove(d->opt.state_dir, rec);
-	if (r < 0)
-		journal_log(LOG_WARNING, MSGID_ERROR, "failed to remove '%s/%s': %s", d->opt.state_dir,
-			    knob_record_name(rec), strerror(-r));
+	follow_cgroups(userdata, value);
 }
 
-static void
-save_record(struct daemon *d, enum knob_record rec, int value, const char *consequence)
+/* How ownership.c reaches the records, the knob and the cgroups. */
+static struct ownership_io
+ownership_io(struct daemon *d)
 {
-	int r;
-
-	r = knob_record_save(d->opt.state_dir, rec, value);
-	if (r < 0)
-		journal_log(LOG_WARNING, MSGID_ERROR, "failed to record the %s in '%s/%s': %s; %s",
-			    rec == KNOB_RECORD_YIELDED ? "yield" : "original value", d->opt.state_dir,
-			    knob_record_name(rec), strerror(-r), consequence);
-}
-
-/* The records an instance that did not exit cleanly left behind. */
-static void
-load_records(const struct daemon *d, struct owner_records *rec)
-{
-	rec->original_r = knob_record_load(d->opt.state_dir, KNOB_RECORD_ORIGINAL, &rec->original);
-	rec->yielded_r = knob_record_load(d->opt.state_dir, KNOB_RECORD_YIELDED, &rec->yielded);
-}
-
-/* Writes the original value back on exit. Returns false when that failed. */
-static bool
-restore_knob(struct daemon *d, int knob_value)
-{
-	int r, readback;
-
-	r = knob_write(&d->knob, d->own.original, &readback);
-	if (r < 0) {
-		journal_log(LOG_ERR, MSGID_ERROR, "failed to restore '%s' to %d: %s", KPATH_SWAPPINESS,
-			    d->own.original, strerror(-r));
-		return false;
-	}
-	struct journal_decision jd = { .policy = policy_name(d->cfg.policy),
-				       .swappiness = d->own.original,
-				       .previous = knob_value,
-				       .result = NULL,
-				       .reason = "restore the original value on exit" };
-
-	journal_decision(LOG_NOTICE, MSGID_RESTORE, &jd, "restored swappiness %d", d->own.original);
-	return true;
-}
-
-/* Does what an ownership transition asks for, in owner.h's order. Returns false
- * when the restore failed: the records then stay for the next start. */
-static bool
-perform(struct daemon *d, unsigned todo, int knob_value)
-{
-	if ((todo & OWNER_RESTORE) && !restore_knob(d, knob_value))
-		return false;
-	if (todo & OWNER_FOLLOW_ORIGINAL)
-		follow_cgroups(d, d->own.original);
-	if (todo & OWNER_REMOVE_ORIGINAL)
-		remove_record(d, KNOB_RECORD_ORIGINAL);
-	if (todo & OWNER_SAVE_ORIGINAL)
-		save_record(d, KNOB_RECORD_ORIGINAL, d->own.original, "a crash would lose it");
-	if (todo & OWNER_REMOVE_YIELDED)
-		remove_record(d, KNOB_RECORD_YIELDED);
-	if (todo & OWNER_SAVE_YIELDED)
-		save_record(d, KNOB_RECORD_YIELDED, d->own.cg_value, "a restart after a crash would write again");
-	return true;
-}
-
-/* Says which "original" record a transition found (before it is acted on). */
-static void
-log_original_record(const struct daemon *d, unsigned todo, const struct owner_records *rec)
-{
-	if (todo & OWNER_NOTE_FOUND_ORIGINAL)
-		journal_log(LOG_NOTICE, NULL,
-			    "found '%s/original' = %d from an instance that did not exit cleanly; will restore that",
-			    d->opt.state_dir, rec->original);
-	else if ((todo & OWNER_NOTE_CLAIMED) && rec->original_r != -ENOENT)
-		journal_log(LOG_WARNING, MSGID_ERROR, "ignoring '%s/original': %s", d->opt.state_dir,
-			    fileio_strerror(rec->original_r));
-	if (todo & OWNER_NOTE_DRY_RUN_RECORD)
-		journal_log(LOG_NOTICE, NULL,
-			    "found '%s/original' = %d from an instance that did not exit cleanly; a dry run leaves "
-			    "it for the next real start",
-			    d->opt.state_dir, rec->original);
-}
-
-/* Says that a transition found a "yielded" record and keeps off the knob. */
-static void
-log_yielded_record(const struct daemon *d, unsigned todo, const struct owner_records *rec, int knob_value)
-{
-	if (!(todo & OWNER_NOTE_FOUND_YIELDED))
-		return;
-	if (rec->yielded_r < 0)
-		journal_log(LOG_WARNING, MSGID_ERROR, "cannot read '%s/yielded': %s; yielding all the same",
-			    d->opt.state_dir, fileio_strerror(rec->yielded_r));
-	journal_log(LOG_NOTICE, NULL,
-		    "found '%s/yielded' from an instance that did not exit cleanly: someone else set %s; leaving it "
-		    "at %d until reload",
-		    d->opt.state_dir, KPATH_SWAPPINESS, knob_value);
-}
-
-/* Runs an ownership transition's effects with the records it was given. */
-static void
-perform_with_records(struct daemon *d, unsigned todo, const struct owner_records *rec, int knob_value)
-{
-	log_original_record(d, todo, rec);
-	perform(d, todo, knob_value);
-	log_yielded_record(d, todo, rec, knob_value);
+	return (struct ownership_io){ .state_dir = d->opt.state_dir,
+				      .knob = &d->knob,
+				      .policy = policy_name(d->cfg.policy),
+				      .follow = follow_cb,
+				      .userdata = d };
 }
 
 static int
@@ -545,8 +451,7 @@ on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
 	struct config cfg;
 	struct timespec ts;
 	char desc[160];
-	struct owner_records rec;
-	unsigned todo;
+	struct ownership_io io;
 	int r, knob_value;
 
 	(void)s;
@@ -585,9 +490,8 @@ on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
 	warn_limits(d);
 	if (knob_read(&d->knob, &knob_value) < 0)
 		knob_value = -1;
-	load_records(d, &rec);
-	todo = owner_reload(&d->own, want_dry_run(d), knob_value, &rec);
-	perform_with_records(d, todo, &rec, knob_value);
+	io = ownership_io(d);
+	ownership_reload(&io, &d->own, want_dry_run(d), knob_value);
 	if (knob_value >= 0) {
 		if (d->own.yielded)
 			set_status(d, "yielded: swappiness %d was set by someone else; reload to resume", knob_value);
@@ -623,33 +527,6 @@ lock_memory(void)
 		return;
 	journal_log(LOG_WARNING, MSGID_ERROR, "mlockall failed: %s; the daemon may be swapped out under pressure",
 		    strerror(errno));
-}
-
-/* Decides what to restore on exit: records left by an instance that did not
- * exit cleanly win over what the knob holds now (owner_start). */
-static void
-take_charge(struct daemon *d, int knob_value)
-{
-	struct owner_records rec;
-
-	load_records(d, &rec);
-	perform_with_records(d, owner_start(&d->own, knob_value, want_dry_run(d), &rec), &rec, knob_value);
-}
-
-static void
-restore_original(struct daemon *d)
-{
-	unsigned todo;
-	int knob_value;
-
-	if (knob_read(&d->knob, &knob_value) < 0)
-		knob_value = -1;
-	todo = owner_exit(&d->own, knob_value);
-	if (todo & OWNER_NOTE_LEAVE_YIELDED)
-		journal_log(LOG_NOTICE, NULL, "leaving swappiness at %d as set by someone else", d->own.expected);
-	if (todo & OWNER_NOTE_ALREADY_ORIGINAL)
-		journal_log(LOG_INFO, NULL, "swappiness is already the original %d", d->own.original);
-	perform(d, todo, knob_value);
 }
 
 static int
@@ -777,6 +654,7 @@ int
 daemon_run(const struct daemon_options *opt, const struct config *cfg)
 {
 	struct daemon d = { .lock_fd = -1, .wake.psi_fd = -1 };
+	struct ownership_io io;
 	char desc[160];
 	int r, holder, knob_value;
 
@@ -794,7 +672,10 @@ daemon_run(const struct daemon_options *opt, const struct config *cfg)
 	}
 	d.lock_fd = r;
 	lock_memory();
-	take_charge(&d, knob_value);
+	/* Records left by an instance that did not exit cleanly win over what
+	 * the knob holds now. */
+	io = ownership_io(&d);
+	ownership_start(&io, &d.own, knob_value, want_dry_run(&d));
 	r = setup_loop(&d);
 	if (r < 0) {
 		journal_log(LOG_ERR, MSGID_ERROR, "failed to set up the event loop: %s", strerror(-r));
@@ -822,7 +703,8 @@ daemon_run(const struct daemon_options *opt, const struct config *cfg)
 	(void)sd_notify(0, "STOPPING=1");
 	if (r < 0)
 		journal_log(LOG_ERR, MSGID_ERROR, "event loop failed: %s", strerror(-r));
-	restore_original(&d);
+	io = ownership_io(&d);
+	ownership_exit(&io, &d.own);
 	publish_remove(d.opt.state_dir, d.cfg.metrics_textfile);
 	journal_log(LOG_INFO, MSGID_STOP, "stopped");
 out:
