@@ -74,6 +74,10 @@ struct sample_errors {
 /* Returns the SAMPLE_SOURCE_ bits missing in the last read and fills *ret. */
 unsigned sampler_missing(const struct sampler *s, struct sample_errors *ret);
 
+/* Logs each optional source that went missing in the last read, or came back,
+ * once: *logged holds the SAMPLE_SOURCE_ bits already reported missing. */
+void sampler_log_missing(const struct sampler *s, unsigned *logged);
+
 /*
  * The file descriptor of /proc/pressure/memory opened for a PSI trigger
  * ("some STALL_US WINDOW_US"), which signals POLLPRI when tasks stall on memory

@@ -220,3 +220,17 @@ config_validate(const struct config *c, enum config_key *ret_key, char *err, siz
 	}
 	return 0;
 }
+
+const char *
+config_describe(const struct config *c, char *buf, size_t len)
+{
+	char max[8];
+
+	if (c->max == CONFIG_MAX_AUTO)
+		snprintf(max, sizeof(max), "auto");
+	else
+		snprintf(max, sizeof(max), "%d", c->max);
+	snprintf(buf, len, "policy %s, limits %d..%s, step %d, smoothing %d%%, interval %u ms (busy %u ms)",
+		 policy_name(c->policy), c->min, max, c->step, c->smoothing_pct, c->interval_ms, c->busy_interval_ms);
+	return buf;
+}

@@ -63,35 +63,15 @@ struct daemon {
 	sd_event_source *sig_hup, *sig_term, *sig_int;
 };
 
-/* With cgroup v1, existing memory cgroups keep their own swappiness: make the
- * ones that follow the global value (they hold d->own.cg_value, what we last set
- * them to or what the knob held when we took charge) follow it to value. The
- * others were set on purpose and are left alone. */
+/* With cgroup v1, existing memory cgroups keep their own swappiness: the ones
+ * that follow the global value follow it to value (the others were set on
+ * purpose and are left alone). */
 static void
 follow_cgroups(struct daemon *d, int value)
 {
-	struct cgroup_move *m = &d->cg_move;
-	int r, from = d->own.cg_value;
-
-	if (!d->cgroup_v1 || !d->cfg.cgroup_v1_follow || value == from)
+	if (!d->cgroup_v1 || !d->cfg.cgroup_v1_follow || value == d->own.cg_value)
 		return;
-	r = cgroup_v1_move(CGROUP_V1_MEMORY, from, value, m);
-	if (r < 0) {
-		/* Nothing moved: they still hold the old value. */
-		if (r != d->cgroup_err)
-			journal_log(LOG_WARNING, MSGID_ERROR, "failed to walk '%s': %s", CGROUP_V1_MEMORY,
-				    strerror(-r));
-		d->cgroup_err = r;
-		return;
-	}
-	d->own.cg_value = value;
-	if (m->failed > 0 && m->first_err != d->cgroup_err)
-		journal_log(LOG_WARNING, MSGID_ERROR,
-			    "failed to set memory.swappiness in %u of the cgroups under '%s', first '%s': %s",
-			    m->failed, CGROUP_V1_MEMORY, m->first_path, strerror(-m->first_err));
-	d->cgroup_err = m->failed > 0 ? m->first_err : 0;
-	journal_log(LOG_DEBUG, NULL, "memory.swappiness %d -> %d in %u cgroups; %u set otherwise, left alone", from,
-		    value, m->moved, m->kept);
+	cgroup_v1_follow(CGROUP_V1_MEMORY, &d->own.cg_value, value, &d->cg_move, &d->cgroup_err);
 }
 
 static int64_t
@@ -149,47 +129,6 @@ set_status(struct daemon *d, const char *fmt, ...)
 	(void)sd_notifyf(0, "STATUS=%s", d->status);
 }
 
-/* Logs each optional source that went missing (or came back) once. */
-static void
-log_missing_sources(struct daemon *d)
-{
-	struct sample_errors e;
-	unsigned missing = sampler_missing(d->sampler, &e);
-	unsigned changed = missing ^ d->missing_logged;
-
-	if (changed & SAMPLE_SOURCE_VMSTAT) {
-		if (missing & SAMPLE_SOURCE_VMSTAT)
-			journal_log(LOG_WARNING, MSGID_ERROR,
-				    "cannot read '%s' through libproc2: %s; reclaim efficiency is not used", KPATH_VMSTAT,
-				    strerror(e.vmstat));
-		else
-			journal_log(LOG_INFO, NULL, "'%s' readable again", KPATH_VMSTAT);
-	}
-	if (changed & SAMPLE_SOURCE_REFAULTS) {
-		if (missing & SAMPLE_SOURCE_REFAULTS)
-			journal_log(LOG_INFO, NULL, "no workingset_refault_anon/_file in '%s': %s", KPATH_VMSTAT,
-				    e.refaults == ENOENT ? "not in this kernel (5.9+)" : strerror(e.refaults));
-		else
-			journal_log(LOG_INFO, NULL, "workingset refault counters available in '%s'", KPATH_VMSTAT);
-	}
-	if (changed & SAMPLE_SOURCE_PSI) {
-		if (missing & SAMPLE_SOURCE_PSI)
-			journal_log(LOG_WARNING, MSGID_ERROR,
-				    "cannot read '%s': %s; distress uses reclaim efficiency only", KPATH_PSI_MEMORY,
-				    strerror(e.psi));
-		else
-			journal_log(LOG_INFO, NULL, "'%s' readable again", KPATH_PSI_MEMORY);
-	}
-	if (changed & SAMPLE_SOURCE_SWAPS) {
-		if (missing & SAMPLE_SOURCE_SWAPS)
-			journal_log(LOG_WARNING, MSGID_ERROR, "cannot read '%s': %s; max = auto assumes disk swap",
-				    KPATH_SWAPS, strerror(e.swaps));
-		else
-			journal_log(LOG_INFO, NULL, "'%s' readable again", KPATH_SWAPS);
-	}
-	d->missing_logged = missing;
-}
-
 static void
 handle_write_error(struct daemon *d, int r, int value, int readback)
 {
@@ -200,14 +139,12 @@ handle_write_error(struct daemon *d, int r, int value, int readback)
 			    KPATH_SWAPPINESS, value);
 		return;
 	}
-	if (r != d->write_err) {
-		if (r == -EIO && readback >= 0)
-			journal_log(LOG_ERR, MSGID_ERROR, "wrote %d to '%s' but it holds %d", value, KPATH_SWAPPINESS,
-				    readback);
-		else
-			journal_log(LOG_ERR, MSGID_ERROR, "failed to write '%s': %s", KPATH_SWAPPINESS, strerror(-r));
-	}
-	d->write_err = r;
+	if (r == -EIO && readback >= 0)
+		journal_log_once(&d->write_err, r, LOG_ERR, MSGID_ERROR, "wrote %d to '%s' but it holds %d", value,
+				 KPATH_SWAPPINESS, readback);
+	else
+		journal_log_once(&d->write_err, r, LOG_ERR, MSGID_ERROR, "failed to write '%s': %s", KPATH_SWAPPINESS,
+				 strerror(-r));
 	d->st.errors++;
 	d->backoff_polls = d->backoff_polls == 0 ? 1 : d->backoff_polls * 2;
 	if (d->backoff_polls > WRITE_BACKOFF_MAX_POLLS)
@@ -252,19 +189,14 @@ read_sample(struct daemon *d)
 
 	r = sampler_read(d->sampler, &d->cur);
 	if (r < 0) {
-		if (r != d->sample_err) {
-			journal_log(LOG_ERR, MSGID_ERROR, "failed to read '%s': %s", KPATH_MEMINFO,
-				    r == -ENODATA ? "no MemTotal" : strerror(-r));
+		if (journal_log_once(&d->sample_err, r, LOG_ERR, MSGID_ERROR, "failed to read '%s': %s", KPATH_MEMINFO,
+				     r == -ENODATA ? "no MemTotal" : strerror(-r)))
 			d->st.errors++;
-		}
-		d->sample_err = r;
 		d->has_prev = false;
 		return false;
 	}
-	if (d->sample_err)
-		journal_log(LOG_INFO, NULL, "'%s' readable again", KPATH_MEMINFO);
-	d->sample_err = 0;
-	log_missing_sources(d);
+	journal_log_once(&d->sample_err, 0, LOG_INFO, NULL, "'%s' readable again", KPATH_MEMINFO);
+	sampler_log_missing(d->sampler, &d->missing_logged);
 	return true;
 }
 
@@ -324,9 +256,7 @@ act(struct daemon *d, const struct decision *dn, int current)
 		handle_write_error(d, r, dec->value, readback);
 		return;
 	}
-	if (d->write_err)
-		journal_log(LOG_INFO, NULL, "'%s' writable again", KPATH_SWAPPINESS);
-	d->write_err = 0;
+	journal_log_once(&d->write_err, 0, LOG_INFO, NULL, "'%s' writable again", KPATH_SWAPPINESS);
 	d->backoff_polls = 0;
 	d->own.expected = dec->value;
 	d->st.swappiness = dec->value;
@@ -353,11 +283,9 @@ poll_once(struct daemon *d)
 	max = resolve_max(d, &d->cur);
 	r = knob_read(&d->knob, &knob_value);
 	if (r < 0) {
-		if (r != d->knob_read_err) {
-			journal_log(LOG_ERR, MSGID_ERROR, "failed to read '%s': %s", KPATH_SWAPPINESS, strerror(-r));
+		if (journal_log_once(&d->knob_read_err, r, LOG_ERR, MSGID_ERROR, "failed to read '%s': %s",
+				     KPATH_SWAPPINESS, strerror(-r)))
 			d->st.errors++;
-		}
-		d->knob_read_err = r;
 		goto done;
 	}
 	d->knob_read_err = 0;
@@ -384,21 +312,6 @@ static void
 poll_cb(void *userdata)
 {
 	poll_once(userdata);
-}
-
-/* "policy ck, limits 0..auto, step 5, interval 5000/1000 ms" into buf. */
-static const char *
-describe_config(const struct config *c, char *buf, size_t len)
-{
-	char max[8];
-
-	if (c->max == CONFIG_MAX_AUTO)
-		snprintf(max, sizeof(max), "auto");
-	else
-		snprintf(max, sizeof(max), "%d", c->max);
-	snprintf(buf, len, "policy %s, limits %d..%s, step %d, smoothing %d%%, interval %u ms (busy %u ms)",
-		 policy_name(c->policy), c->min, max, c->step, c->smoothing_pct, c->interval_ms, c->busy_interval_ms);
-	return buf;
 }
 
 static void
@@ -500,7 +413,7 @@ on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
 	}
 	d->st.reloads++;
 	journal_log(LOG_NOTICE, MSGID_RELOAD, "reloaded '%s': %s%s", d->opt.config_path,
-		    describe_config(&d->cfg, desc, sizeof(desc)), d->own.dry_run ? ", dry run" : "");
+		    config_describe(&d->cfg, desc, sizeof(desc)), d->own.dry_run ? ", dry run" : "");
 	/* Apply the new configuration now rather than at the next tick. */
 	wakeup_soon(&d->wake);
 	(void)sd_notify(0, "READY=1");
@@ -687,7 +600,7 @@ daemon_run(const struct daemon_options *opt, const struct config *cfg)
 		journal_log(LOG_WARNING, NULL,
 			    "cgroup v1 memory controller: each memory cgroup keeps the swappiness it was created with, "
 			    "so vm.swappiness changes only the root; [daemon] cgroup_v1_follow = yes makes them follow");
-	journal_log(LOG_INFO, MSGID_START, "started: %s, original %d%s", describe_config(&d.cfg, desc, sizeof(desc)),
+	journal_log(LOG_INFO, MSGID_START, "started: %s, original %d%s", config_describe(&d.cfg, desc, sizeof(desc)),
 		    d.own.original, d.own.dry_run ? ", dry run" : "");
 	if (d.own.yielded)
 		set_status(&d, "yielded: swappiness %d was set by someone else; reload to resume", d.own.expected);

@@ -24,18 +24,14 @@ publish_file(const char *path, const char *buf, int len, char *last, int *last_l
 	int r;
 
 	if (len < 0) {
-		if (*err != -ENOBUFS)
-			journal_log(LOG_ERR, MSGID_ERROR, "'%s' does not fit its buffer; not written", path);
-		*err = -ENOBUFS;
+		journal_log_once(err, -ENOBUFS, LOG_ERR, MSGID_ERROR, "'%s' does not fit its buffer; not written", path);
 		return;
 	}
 	if (len == *last_len && memcmp(buf, last, (size_t)len) == 0 && *err == 0)
 		return;
 	r = fileio_write_atomic(path, buf, (size_t)len, 0644);
 	if (r < 0) {
-		if (r != *err)
-			journal_log(LOG_ERR, MSGID_ERROR, "failed to write '%s': %s", path, strerror(-r));
-		*err = r;
+		journal_log_once(err, r, LOG_ERR, MSGID_ERROR, "failed to write '%s': %s", path, strerror(-r));
 		return;
 	}
 	*err = 0;
