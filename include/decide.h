@@ -14,6 +14,10 @@ struct decision {
 	struct regulator_decision dec; /* the value, and whether to write it */
 };
 
+/* The configured max, or with max = auto the top of the range that suits the
+ * swap devices in s (policy_device_max). */
+int decide_max(const struct config *cfg, const struct sample *s);
+
 /* The regulator's limits from the config, with max resolved (max = auto) and
  * the kernel's own limit. */
 struct regulator_limits decide_limits(const struct config *cfg, int max, int kernel_max);

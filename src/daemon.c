@@ -18,6 +18,7 @@
 #include "decide.h"
 #include "journal.h"
 #include "knob.h"
+#include "notify.h"
 #include "owner.h"
 #include "ownership.h"
 #include "kpath.h"
@@ -27,11 +28,8 @@
 #include "sample.h"
 #include "status.h"
 #include "wakeup.h"
+#include "writer.h"
 #include "fileio.h"
-
-/* After a failed write, wait this many polls, doubling up to the cap, before
- * trying again: one failure is logged, not one per poll. */
-#define WRITE_BACKOFF_MAX_POLLS 64
 
 struct daemon {
 	struct daemon_options opt;
@@ -45,11 +43,11 @@ struct daemon {
 	bool has_prev;
 	int kernel_max;
 	struct owner own; /* who owns the knob, what to restore */
-	unsigned backoff_polls, backoff_left;
+	struct writer writer; /* the write backoff */
 	/* The last error of each kind, so that a repeated failure logs once. */
-	int sample_err, knob_read_err, write_err;
+	int sample_err, knob_read_err;
 	unsigned missing_logged;
-	char status[192];
+	struct notify_status status; /* what systemctl status shows */
 	int lock_fd; /* held for the daemon's life */
 	int auto_max; /* the last max = auto resolved to */
 	struct wakeup wake; /* the poll timer and the PSI trigger */
@@ -102,55 +100,13 @@ resolve_max(struct daemon *d, const struct sample *s)
 
 	if (d->cfg.max != CONFIG_MAX_AUTO)
 		return d->cfg.max;
-	max = policy_device_max(s);
+	max = decide_max(&d->cfg, s);
 	if (max != d->auto_max)
 		journal_log(d->auto_max ? LOG_NOTICE : LOG_DEBUG, NULL,
 			    "max = auto: %d (%u swap devices, %u on zram, zswap %s)", max, s->swaps.devices, s->swaps.zram,
 			    s->zswap_enabled ? "on" : "off");
 	d->auto_max = max;
 	return max;
-}
-
-static void
-set_status(struct daemon *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void
-set_status(struct daemon *d, const char *fmt, ...)
-{
-	char status[sizeof(d->status)];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(status, sizeof(status), fmt, ap);
-	va_end(ap);
-	if (strcmp(status, d->status) == 0)
-		return;
-	memcpy(d->status, status, sizeof(status));
-	(void)sd_notifyf(0, "STATUS=%s", d->status);
-}
-
-static void
-handle_write_error(struct daemon *d, int r, int value, int readback)
-{
-	if (r == -EINVAL && value > 100 && d->kernel_max > 100) {
-		/* The kernel said no to a value above 100: it predates 5.8. */
-		d->kernel_max = 100;
-		journal_log(LOG_WARNING, MSGID_ERROR, "'%s' refused %d: this kernel accepts 0..100, limiting to that",
-			    KPATH_SWAPPINESS, value);
-		return;
-	}
-	if (r == -EIO && readback >= 0)
-		journal_log_once(&d->write_err, r, LOG_ERR, MSGID_ERROR, "wrote %d to '%s' but it holds %d", value,
-				 KPATH_SWAPPINESS, readback);
-	else
-		journal_log_once(&d->write_err, r, LOG_ERR, MSGID_ERROR, "failed to write '%s': %s", KPATH_SWAPPINESS,
-				 strerror(-r));
-	d->st.errors++;
-	d->backoff_polls = d->backoff_polls == 0 ? 1 : d->backoff_polls * 2;
-	if (d->backoff_polls > WRITE_BACKOFF_MAX_POLLS)
-		d->backoff_polls = WRITE_BACKOFF_MAX_POLLS;
-	d->backoff_left = d->backoff_polls;
-	set_status(d, "cannot write %s: %s", KPATH_SWAPPINESS, strerror(-r));
 }
 
 static struct ownership_io ownership_io(struct daemon *d);
@@ -177,7 +133,7 @@ check_external_change(struct daemon *d, int knob_value)
 	d->st.yields++;
 	io = ownership_io(d);
 	ownership_yield(&io, &d->own, knob_value);
-	set_status(d, "yielded: swappiness %d was set by someone else; reload to resume", knob_value);
+	notify_status(&d->status, "yielded: swappiness %d was set by someone else; reload to resume", knob_value);
 	return true;
 }
 
@@ -231,7 +187,7 @@ act(struct daemon *d, const struct decision *dn, int current)
 	struct journal_decision jd = {
 		.policy = pname, .swappiness = dec->value, .previous = current, .result = pr, .reason = pr->reason
 	};
-	int r, readback;
+	int r;
 
 	if (dec->verdict != REGULATOR_WRITE) {
 		journal_decision(LOG_DEBUG, MSGID_DECISION, &jd, "swappiness stays %d (%s: %s; %s)", current, pname,
@@ -244,20 +200,16 @@ act(struct daemon *d, const struct decision *dn, int current)
 		d->own.dry_value = dec->value;
 		d->st.swappiness = dec->value;
 		status_add_decision(&d->st, now_realtime_s(), current, dec->value, pr->reason);
-		set_status(d, "dry run: swappiness would be %d (%s: %s)", dec->value, pname, pr->reason);
+		notify_status(&d->status, "dry run: swappiness would be %d (%s: %s)", dec->value, pname, pr->reason);
 		return;
 	}
-	if (d->backoff_left > 0) {
-		d->backoff_left--;
-		return;
-	}
-	r = knob_write(&d->knob, dec->value, &readback);
+	r = writer_write(&d->writer, &d->knob, dec->value, &d->kernel_max);
 	if (r < 0) {
-		handle_write_error(d, r, dec->value, readback);
-		return;
+		d->st.errors++;
+		notify_status(&d->status, "cannot write %s: %s", KPATH_SWAPPINESS, strerror(-r));
 	}
-	journal_log_once(&d->write_err, 0, LOG_INFO, NULL, "'%s' writable again", KPATH_SWAPPINESS);
-	d->backoff_polls = 0;
+	if (r != WRITER_WRITTEN)
+		return;
 	d->own.expected = dec->value;
 	d->st.swappiness = dec->value;
 	d->st.writes++;
@@ -265,7 +217,7 @@ act(struct daemon *d, const struct decision *dn, int current)
 	status_add_decision(&d->st, now_realtime_s(), current, dec->value, pr->reason);
 	journal_decision(LOG_NOTICE, MSGID_DECISION, &jd, "swappiness %d -> %d (%s: %s%s)", current, dec->value,
 			 pname, pr->reason, dec->clamped ? ", clamped" : "");
-	set_status(d, "swappiness %d (%s: %s)", dec->value, pname, pr->reason);
+	notify_status(&d->status, "swappiness %d (%s: %s)", dec->value, pname, pr->reason);
 }
 
 static void
@@ -315,15 +267,6 @@ poll_cb(void *userdata)
 }
 
 static void
-warn_limits(const struct daemon *d)
-{
-	if (d->cfg.max > d->kernel_max || d->cfg.min > d->kernel_max)
-		journal_log(LOG_WARNING, NULL, "limits.%s %d is above what this kernel accepts; using at most %d",
-			    d->cfg.max > d->kernel_max ? "max" : "min",
-			    d->cfg.max > d->kernel_max ? d->cfg.max : d->cfg.min, d->kernel_max);
-}
-
-static void
 apply_config(struct daemon *d, const struct config *cfg)
 {
 	d->cfg = *cfg;
@@ -362,19 +305,13 @@ on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
 	struct daemon *d = userdata;
 	static struct config_errors errors;
 	struct config cfg;
-	struct timespec ts;
 	char desc[160];
 	struct ownership_io io;
 	int r, knob_value;
 
 	(void)s;
 	(void)si;
-	/* MONOTONIC_USEC lets Type=notify-reload (systemd 253+) match this reload. */
-	if (clock_gettime(CLOCK_MONOTONIC, &ts) == 0)
-		(void)sd_notifyf(0, "RELOADING=1\nMONOTONIC_USEC=%llu",
-				 (unsigned long long)ts.tv_sec * 1000000ull + (unsigned long long)ts.tv_nsec / 1000u);
-	else
-		(void)sd_notify(0, "RELOADING=1");
+	notify_reloading();
 	errors.used = errors.count = 0;
 	errors.text[0] = '\0';
 	r = config_file_load(d->opt.config_path, d->opt.config_optional, &cfg, config_errors_collect, &errors);
@@ -400,16 +337,16 @@ on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
 	}
 	apply_config(d, &cfg);
 	wakeup_arm_psi(&d->wake);
-	warn_limits(d);
+	writer_warn_limits(&d->cfg, d->kernel_max);
 	if (knob_read(&d->knob, &knob_value) < 0)
 		knob_value = -1;
 	io = ownership_io(d);
 	ownership_reload(&io, &d->own, want_dry_run(d), knob_value);
 	if (knob_value >= 0) {
 		if (d->own.yielded)
-			set_status(d, "yielded: swappiness %d was set by someone else; reload to resume", knob_value);
+			notify_status(&d->status, "yielded: swappiness %d was set by someone else; reload to resume", knob_value);
 		else
-			set_status(d, "reloaded; swappiness %d", knob_value);
+			notify_status(&d->status, "reloaded; swappiness %d", knob_value);
 	}
 	d->st.reloads++;
 	journal_log(LOG_NOTICE, MSGID_RELOAD, "reloaded '%s': %s%s", d->opt.config_path,
@@ -478,7 +415,7 @@ setup_loop(struct daemon *d)
 	return r < 0 ? r : 0;
 }
 
-/* Sets up what --once and the loop share; *ret_knob is the knob's value. */
+/* Opens the sampler and the knob; *ret_knob is the knob's value. */
 static int
 start(struct daemon *d, const struct daemon_options *opt, const struct config *cfg, int *ret_knob)
 {
@@ -489,7 +426,7 @@ start(struct daemon *d, const struct daemon_options *opt, const struct config *c
 	wakeup_init(&d->wake, &d->cfg, poll_cb, d);
 	apply_config(d, cfg);
 	d->kernel_max = knob_kernel_max();
-	warn_limits(d);
+	writer_warn_limits(&d->cfg, d->kernel_max);
 	r = sampler_new(&d->sampler);
 	if (r < 0) {
 		journal_log(LOG_ERR, MSGID_ERROR, "failed to read '%s': %s", KPATH_MEMINFO, strerror(-r));
@@ -517,50 +454,6 @@ finish(struct daemon *d)
 	sd_event_unref(d->event);
 	if (d->lock_fd >= 0)
 		close(d->lock_fd);
-}
-
-int
-daemon_once(const struct daemon_options *opt, const struct config *cfg, FILE *out)
-{
-	struct daemon d = { .lock_fd = -1, .wake.psi_fd = -1 };
-	struct decision dn;
-	int r, readback, knob_value;
-	bool written = false, dry_run;
-
-	r = start(&d, opt, cfg, &knob_value);
-	if (r < 0)
-		goto out;
-	r = sampler_read(d.sampler, &d.cur);
-	if (r < 0) {
-		journal_log(LOG_ERR, MSGID_ERROR, "failed to read '%s': %s", KPATH_MEMINFO,
-			    r == -ENODATA ? "no MemTotal" : strerror(-r));
-		goto out;
-	}
-	r = decide(&d.cfg, resolve_max(&d, &d.cur), d.kernel_max, NULL, &d.reg, NULL, &d.cur, knob_value, &dn);
-	if (r < 0) {
-		journal_log(LOG_ERR, MSGID_ERROR, "cannot decide: %s", strerror(-r));
-		goto out;
-	}
-	dry_run = want_dry_run(&d);
-	if (dn.dec.verdict == REGULATOR_WRITE && !dry_run) {
-		r = knob_write(&d.knob, dn.dec.value, &readback);
-		if (r < 0) {
-			journal_log(LOG_ERR, MSGID_ERROR, "failed to write '%s': %s", KPATH_SWAPPINESS, strerror(-r));
-			goto out;
-		}
-		written = true;
-	}
-	fprintf(out,
-		"policy=%s swappiness=%d previous=%d app_centile=%d swap_centile=%d mapped_ratio=%d distress=%d "
-		"swap_tendency=%d target=%d max=%d verdict=%s dry_run=%s written=%s\n",
-		policy_name(d.cfg.policy), dn.dec.value, knob_value, dn.pr.app_centile, dn.pr.swap_centile,
-		dn.pr.mapped_ratio, dn.pr.distress, dn.pr.swap_tendency, dn.pr.target, dn.lim.max,
-		regulator_verdict_name(dn.dec.verdict), dry_run ? "yes" : "no", written ? "yes" : "no");
-	if (fflush(out) != 0)
-		r = -errno;
-out:
-	finish(&d);
-	return r;
 }
 
 int
@@ -603,9 +496,9 @@ daemon_run(const struct daemon_options *opt, const struct config *cfg)
 	journal_log(LOG_INFO, MSGID_START, "started: %s, original %d%s", config_describe(&d.cfg, desc, sizeof(desc)),
 		    d.own.original, d.own.dry_run ? ", dry run" : "");
 	if (d.own.yielded)
-		set_status(&d, "yielded: swappiness %d was set by someone else; reload to resume", d.own.expected);
+		notify_status(&d.status, "yielded: swappiness %d was set by someone else; reload to resume", d.own.expected);
 	else
-		set_status(&d, "started; swappiness %d", d.own.expected);
+		notify_status(&d.status, "started; swappiness %d", d.own.expected);
 	d.st.pid = getpid();
 	d.st.started_s = now_realtime_s();
 	d.st.swappiness = d.own.expected;

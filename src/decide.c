@@ -1,5 +1,11 @@
 #include "decide.h"
 
+int
+decide_max(const struct config *cfg, const struct sample *s)
+{
+	return cfg->max == CONFIG_MAX_AUTO ? policy_device_max(s) : cfg->max;
+}
+
 struct regulator_limits
 decide_limits(const struct config *cfg, int max, int kernel_max)
 {
