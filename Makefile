@@ -38,7 +38,7 @@ BIN       := $(BUILD)/autoswappiness
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
 
 .PHONY: all deps run check check-unit check-integration check-docs check-systemd check-vm \
-	check-sanitize check-valgrind check-bench-report update-golden install uninstall clean format
+	check-sanitize check-valgrind check-bench-report check-func-length update-golden install uninstall clean format
 
 all: $(BIN)
 
@@ -73,6 +73,10 @@ check-unit: $(UNIT_TESTS)
 check-integration: $(BIN)
 	BIN=$(BIN) tests/integration/run.sh
 
+# No C function in src/ over 80 lines (tests/func-length.sh).
+check-func-length:
+	tests/func-length.sh
+
 # The man pages, README and shipped config against the code (tests/docs.sh).
 check-docs:
 	tests/docs.sh
@@ -99,7 +103,7 @@ check-valgrind: $(UNIT_TESTS) $(BIN)
 	VALGRIND=1 BIN=$(BIN) tests/valgrind.sh $(UNIT_TESTS)
 
 # Everything that can run here; the VM test fails loudly without qemu.
-check: deps all check-unit check-integration check-docs check-systemd check-bench-report check-sanitize check-valgrind \
+check: deps all check-func-length check-unit check-integration check-docs check-systemd check-bench-report check-sanitize check-valgrind \
 	check-fuzz check-vm
 
 include fuzz/fuzz.mk

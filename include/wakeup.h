@@ -21,6 +21,12 @@ struct wakeup {
 	void *userdata;
 };
 
+/* Blocks SIGHUP, SIGTERM and SIGINT, which the loop takes as events
+ * (sd_event_add_signal needs them blocked); main blocks them first, so that a
+ * reload or stop sent during startup does not kill with the default action.
+ * Returns 0 or a negative errno. */
+int wakeup_block_signals(void);
+
 /* Sets up w with nothing armed; poll(userdata) runs at each wake-up. */
 void wakeup_init(struct wakeup *w, const struct config *cfg, void (*poll)(void *userdata), void *userdata);
 

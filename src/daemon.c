@@ -1,11 +1,8 @@
 #include "daemon.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
@@ -19,17 +16,12 @@
 #include "journal.h"
 #include "knob.h"
 #include "notify.h"
-#include "owner.h"
 #include "ownership.h"
 #include "kpath.h"
-#include "policy.h"
 #include "publish.h"
-#include "regulator.h"
 #include "sample.h"
-#include "status.h"
 #include "wakeup.h"
 #include "writer.h"
-#include "fileio.h"
 
 struct daemon {
 	struct daemon_options opt;
@@ -43,6 +35,7 @@ struct daemon {
 	bool has_prev;
 	int kernel_max;
 	struct owner own; /* who owns the knob, what to restore */
+	struct ownership_io io; /* how ownership.c reaches the records and the knob */
 	struct writer writer; /* the write backoff */
 	/* The last error of each kind, so that a repeated failure logs once. */
 	int sample_err, knob_read_err;
@@ -109,14 +102,18 @@ resolve_max(struct daemon *d, const struct sample *s)
 	return max;
 }
 
-static struct ownership_io ownership_io(struct daemon *d);
+
+static void
+status_yielded(struct daemon *d, int knob_value)
+{
+	notify_status(&d->status, "yielded: swappiness %d was set by someone else; reload to resume", knob_value);
+}
 
 /* Returns true when someone else changed the knob and we now keep our hands off
  * (owner_changed_elsewhere: the exit must not write over their value). */
 static bool
 check_external_change(struct daemon *d, int knob_value)
 {
-	struct ownership_io io;
 
 	if (!owner_changed_elsewhere(&d->own, knob_value))
 		return false;
@@ -131,9 +128,8 @@ check_external_change(struct daemon *d, int knob_value)
 		    "%s changed from %d to %d by someone else; leaving it alone until reload", KPATH_SWAPPINESS,
 		    d->own.expected, knob_value);
 	d->st.yields++;
-	io = ownership_io(d);
-	ownership_yield(&io, &d->own, knob_value);
-	notify_status(&d->status, "yielded: swappiness %d was set by someone else; reload to resume", knob_value);
+	ownership_yield(&d->io, &d->own, knob_value);
+	status_yielded(d, knob_value);
 	return true;
 }
 
@@ -270,6 +266,7 @@ static void
 apply_config(struct daemon *d, const struct config *cfg)
 {
 	d->cfg = *cfg;
+	d->io.policy = policy_name(cfg->policy);
 	journal_set_verbose(d->opt.verbose || cfg->debug);
 	regulator_reset(&d->reg);
 	d->pstate = (struct policy_state){ 0 };
@@ -288,17 +285,6 @@ follow_cb(void *userdata, int value)
 	follow_cgroups(userdata, value);
 }
 
-/* How ownership.c reaches the records, the knob and the cgroups. */
-static struct ownership_io
-ownership_io(struct daemon *d)
-{
-	return (struct ownership_io){ .state_dir = d->opt.state_dir,
-				      .knob = &d->knob,
-				      .policy = policy_name(d->cfg.policy),
-				      .follow = follow_cb,
-				      .userdata = d };
-}
-
 static int
 on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
 {
@@ -306,23 +292,17 @@ on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
 	static struct config_errors errors;
 	struct config cfg;
 	char desc[160];
-	struct ownership_io io;
 	int r, knob_value;
 
 	(void)s;
 	(void)si;
 	notify_reloading();
-	errors.used = errors.count = 0;
-	errors.text[0] = '\0';
+	config_errors_reset(&errors);
 	r = config_file_load(d->opt.config_path, d->opt.config_optional, &cfg, config_errors_collect, &errors);
 	if (r < 0) {
 		char more[64];
 
-		/* One record with every error, each as file:line, and how many did
-		 * not fit in it. */
-		config_errors_more(&errors, more, sizeof(more));
-		if (errors.used > 0)
-			errors.text[errors.used - 1] = '\0';
+		config_errors_finish(&errors, more, sizeof(more));
 		journal_log(LOG_ERR, MSGID_RELOAD_FAILED,
 			    "reload of '%s' failed; keeping the running configuration (%u errors):\n%s%s",
 			    d->opt.config_path, errors.count, errors.text, more);
@@ -331,20 +311,18 @@ on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
 		(void)sd_notify(0, "READY=1");
 		return 0;
 	}
-	if (strcmp(cfg.metrics_textfile, d->cfg.metrics_textfile) != 0) {
-		/* Do not leave a stale file behind for the collector. */
+	/* Do not leave a stale file behind for the collector. */
+	if (strcmp(cfg.metrics_textfile, d->cfg.metrics_textfile) != 0)
 		publish_metrics_moved(&d->pub, d->cfg.metrics_textfile);
-	}
 	apply_config(d, &cfg);
 	wakeup_arm_psi(&d->wake);
 	writer_warn_limits(&d->cfg, d->kernel_max);
 	if (knob_read(&d->knob, &knob_value) < 0)
 		knob_value = -1;
-	io = ownership_io(d);
-	ownership_reload(&io, &d->own, want_dry_run(d), knob_value);
+	ownership_reload(&d->io, &d->own, want_dry_run(d), knob_value);
 	if (knob_value >= 0) {
 		if (d->own.yielded)
-			notify_status(&d->status, "yielded: swappiness %d was set by someone else; reload to resume", knob_value);
+			status_yielded(d, knob_value);
 		else
 			notify_status(&d->status, "reloaded; swappiness %d", knob_value);
 	}
@@ -382,15 +360,11 @@ lock_memory(void)
 static int
 setup_loop(struct daemon *d)
 {
-	sigset_t mask;
 	int r;
 
-	sigemptyset(&mask);
-	sigaddset(&mask, SIGHUP);
-	sigaddset(&mask, SIGTERM);
-	sigaddset(&mask, SIGINT);
-	if (sigprocmask(SIG_BLOCK, &mask, NULL) < 0)
-		return -errno;
+	r = wakeup_block_signals();
+	if (r < 0)
+		return r;
 	r = sd_event_default(&d->event);
 	if (r < 0)
 		return r;
@@ -423,6 +397,9 @@ start(struct daemon *d, const struct daemon_options *opt, const struct config *c
 
 	d->opt = *opt;
 	d->knob.fd = -1;
+	d->io = (struct ownership_io){
+		.state_dir = opt->state_dir, .knob = &d->knob, .follow = follow_cb, .userdata = d
+	};
 	wakeup_init(&d->wake, &d->cfg, poll_cb, d);
 	apply_config(d, cfg);
 	d->kernel_max = knob_kernel_max();
@@ -460,7 +437,6 @@ int
 daemon_run(const struct daemon_options *opt, const struct config *cfg)
 {
 	struct daemon d = { .lock_fd = -1, .wake.psi_fd = -1 };
-	struct ownership_io io;
 	char desc[160];
 	int r, holder, knob_value;
 
@@ -480,8 +456,7 @@ daemon_run(const struct daemon_options *opt, const struct config *cfg)
 	lock_memory();
 	/* Records left by an instance that did not exit cleanly win over what
 	 * the knob holds now. */
-	io = ownership_io(&d);
-	ownership_start(&io, &d.own, knob_value, want_dry_run(&d));
+	ownership_start(&d.io, &d.own, knob_value, want_dry_run(&d));
 	r = setup_loop(&d);
 	if (r < 0) {
 		journal_log(LOG_ERR, MSGID_ERROR, "failed to set up the event loop: %s", strerror(-r));
@@ -496,7 +471,7 @@ daemon_run(const struct daemon_options *opt, const struct config *cfg)
 	journal_log(LOG_INFO, MSGID_START, "started: %s, original %d%s", config_describe(&d.cfg, desc, sizeof(desc)),
 		    d.own.original, d.own.dry_run ? ", dry run" : "");
 	if (d.own.yielded)
-		notify_status(&d.status, "yielded: swappiness %d was set by someone else; reload to resume", d.own.expected);
+		status_yielded(&d, d.own.expected);
 	else
 		notify_status(&d.status, "started; swappiness %d", d.own.expected);
 	d.st.pid = getpid();
@@ -509,8 +484,7 @@ daemon_run(const struct daemon_options *opt, const struct config *cfg)
 	(void)sd_notify(0, "STOPPING=1");
 	if (r < 0)
 		journal_log(LOG_ERR, MSGID_ERROR, "event loop failed: %s", strerror(-r));
-	io = ownership_io(&d);
-	ownership_exit(&io, &d.own);
+	ownership_exit(&d.io, &d.own);
 	publish_remove(d.opt.state_dir, d.cfg.metrics_textfile);
 	journal_log(LOG_INFO, MSGID_STOP, "stopped");
 out:

@@ -115,7 +115,8 @@ log_yielded_record(const struct ownership_io *io, unsigned todo, const struct ow
 
 /* Runs an ownership transition's effects with the records it was given. */
 static void
-perform_with_records(const struct ownership_io *io, const struct owner *o, unsigned todo, const struct owner_records *rec, int knob_value)
+perform_with_records(const struct ownership_io *io, const struct owner *o, unsigned todo,
+		     const struct owner_records *rec, int knob_value)
 {
 	log_original_record(io, todo, rec);
 	perform(io, o, todo, knob_value);

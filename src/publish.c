@@ -24,7 +24,8 @@ publish_file(const char *path, const char *buf, int len, char *last, int *last_l
 	int r;
 
 	if (len < 0) {
-		journal_log_once(err, -ENOBUFS, LOG_ERR, MSGID_ERROR, "'%s' does not fit its buffer; not written", path);
+		journal_log_once(err, -ENOBUFS, LOG_ERR, MSGID_ERROR, "'%s' does not fit its buffer; not written",
+				 path);
 		return;
 	}
 	if (len == *last_len && memcmp(buf, last, (size_t)len) == 0 && *err == 0)

@@ -1,12 +1,25 @@
 #include "wakeup.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "journal.h"
 #include "kpath.h"
 #include "sample.h"
+
+int
+wakeup_block_signals(void)
+{
+	sigset_t mask;
+
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGHUP);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGINT);
+	return sigprocmask(SIG_BLOCK, &mask, NULL) < 0 ? -errno : 0;
+}
 
 void
 wakeup_init(struct wakeup *w, const struct config *cfg, void (*poll)(void *userdata), void *userdata)
