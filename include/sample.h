@@ -42,7 +42,7 @@ struct sample {
 
 struct sampler;
 
-/* Which optional sources a sampler lost; the daemon logs each once. */
+/* Which optional sources a sampler lost; sampler_log_missing() logs each once. */
 enum sample_source {
 	SAMPLE_SOURCE_VMSTAT = 1 << 0,
 	SAMPLE_SOURCE_REFAULTS = 1 << 1,
