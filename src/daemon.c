@@ -94,11 +94,10 @@ resolve_max(struct daemon *d, const struct sample *s)
 	if (d->cfg.max != CONFIG_MAX_AUTO)
 		return d->cfg.max;
 	max = decide_max(&d->cfg, s);
-	if (max != d->auto_max)
-		journal_log(d->auto_max ? LOG_NOTICE : LOG_DEBUG, NULL,
-			    "max = auto: %d (%u swap devices, %u on zram, zswap %s)", max, s->swaps.devices, s->swaps.zram,
-			    s->zswap_enabled ? "on" : "off");
-	d->auto_max = max;
+	/* The first one at debug level: the start record says max = auto. */
+	journal_log_once(&d->auto_max, max, d->auto_max ? LOG_NOTICE : LOG_DEBUG, NULL,
+			 "max = auto: %d (%u swap devices, %u on zram, zswap %s)", max, s->swaps.devices, s->swaps.zram,
+			 s->zswap_enabled ? "on" : "off");
 	return max;
 }
 
