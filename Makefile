@@ -29,8 +29,8 @@ PKG_LIBS   = $(shell pkg-config --libs $(PKGS))
 CMOCKA_LIBS = $(shell pkg-config --libs cmocka)
 
 # Pure modules: no I/O, linked into the unit tests as they are.
-PURE_SRCS := src/parse.c src/policy.c src/regulator.c src/config.c src/status.c
-IO_SRCS   := src/config_file.c src/sample.c src/knob.c src/journal.c src/daemon.c src/fileio.c src/cgroup.c
+PURE_SRCS := src/parse.c src/policy.c src/regulator.c src/config.c src/status.c src/owner.c src/decide.c
+IO_SRCS   := src/config_file.c src/sample.c src/knob.c src/journal.c src/daemon.c src/once.c src/notify.c src/ownership.c src/publish.c src/wakeup.c src/writer.c src/fileio.c src/cgroup.c
 SRCS      := $(PURE_SRCS) $(IO_SRCS) src/main.c
 OBJS      := $(SRCS:src/%.c=$(BUILD)/%.o)
 BIN       := $(BUILD)/autoswappiness
@@ -38,7 +38,7 @@ BIN       := $(BUILD)/autoswappiness
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
 
 .PHONY: all deps run check check-unit check-integration check-docs check-systemd check-vm \
-	check-sanitize check-valgrind check-bench-report update-golden install uninstall clean format
+	check-sanitize check-valgrind check-bench-report check-func-length update-golden install uninstall clean format
 
 all: $(BIN)
 
@@ -73,6 +73,10 @@ check-unit: $(UNIT_TESTS)
 check-integration: $(BIN)
 	BIN=$(BIN) tests/integration/run.sh
 
+# No C function in src/ over 80 lines (tests/func-length.sh).
+check-func-length:
+	tests/func-length.sh
+
 # The man pages, README and shipped config against the code (tests/docs.sh).
 check-docs:
 	tests/docs.sh
@@ -99,7 +103,7 @@ check-valgrind: $(UNIT_TESTS) $(BIN)
 	VALGRIND=1 BIN=$(BIN) tests/valgrind.sh $(UNIT_TESTS)
 
 # Everything that can run here; the VM test fails loudly without qemu.
-check: deps all check-unit check-integration check-docs check-systemd check-bench-report check-sanitize check-valgrind \
+check: deps all check-func-length check-unit check-integration check-docs check-systemd check-bench-report check-sanitize check-valgrind \
 	check-fuzz check-vm
 
 include fuzz/fuzz.mk

@@ -34,4 +34,13 @@ struct cgroup_move {
  */
 int cgroup_v1_move(const char *root, int from, int to, struct cgroup_move *ret);
 
+/*
+ * Makes the cgroups below root that follow the knob (they hold *value: what
+ * they were last set to, or what the knob held when the daemon took charge)
+ * hold to, with cgroup_v1_move, and then sets *value to to; when root cannot
+ * be walked nothing moved and *value stays. Failures are logged once until
+ * they change (*err holds the last, 0 after a clean walk); *m the last walk.
+ */
+void cgroup_v1_follow(const char *root, int *value, int to, struct cgroup_move *m, int *err);
+
 #endif

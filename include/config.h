@@ -82,4 +82,8 @@ const char *config_key_name(enum config_key key);
 /* Returns "yield" or "override". */
 const char *config_external_name(enum config_external e);
 
+/* Writes a one-line summary of c into buf ("policy ck, limits 0..auto, step 5,
+ * smoothing 0%, interval 5000 ms (busy 1000 ms)") and returns buf. */
+const char *config_describe(const struct config *c, char *buf, size_t len);
+
 #endif

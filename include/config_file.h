@@ -24,20 +24,13 @@ struct config_errors {
  * that do not fit are counted but left out. */
 void config_errors_collect(void *userdata, const char *message);
 
-/* Writes "\n... and N more errors not shown" into buf when some errors were
- * counted but left out of e->text (its lines are those that fit), else "". */
-static inline void
-config_errors_more(const struct config_errors *e, char *buf, size_t len)
-{
-	unsigned shown = 0;
+/* Empties e for another load. */
+void config_errors_reset(struct config_errors *e);
 
-	for (size_t i = 0; i < e->used; i++)
-		shown += e->text[i] == '\n';
-	if (e->count > shown)
-		snprintf(buf, len, "\n... and %u more errors not shown", e->count - shown);
-	else if (len > 0)
-		buf[0] = '\0';
-}
+/* Readies e->text for one log record that holds every error, each as
+ * file:line (the last newline goes), and writes "\n... and N more errors not
+ * shown" into more when some errors did not fit in it, else "". */
+void config_errors_finish(struct config_errors *e, char *more, size_t len);
 
 /*
  * Reads path into *ret, starting from the defaults, then its drop-ins (the

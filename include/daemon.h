@@ -1,4 +1,4 @@
-/* The daemon: one poll, --once, and the sd-event main loop. */
+/* The daemon: --once (src/once.c) and the sd-event main loop (src/daemon.c). */
 #ifndef AUTOSWAPPINESS_DAEMON_H
 #define AUTOSWAPPINESS_DAEMON_H
 
@@ -10,7 +10,7 @@
 struct daemon_options {
 	const char *config_path;
 	bool config_optional;	 /* the default path: its absence means defaults */
-	const char *state_dir;	 /* where the original value is recorded */
+	const char *state_dir;	 /* the records (original, yielded), the lock and the state file */
 	bool dry_run;		 /* --dry-run: overrides the config */
 	bool verbose;		 /* -v: debug records */
 };

@@ -43,6 +43,15 @@ void journal_set_verbose(bool verbose);
 /* Logs a record with MESSAGE and MESSAGE_ID (msgid may be NULL). */
 void journal_log(int priority, const char *msgid, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/*
+ * Logs once until it changes: logs (as journal_log) only when r differs from
+ * *last, the previous result of the same operation, then keeps r there. A
+ * failure that repeats is logged once; with r = 0 after a failure, the
+ * record says that it works again. Returns true when it logged.
+ */
+bool journal_log_once(int *last, int r, int priority, const char *msgid, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
 /* Logs a decision record: MESSAGE plus SWAPPINESS, PREVIOUS, POLICY, APP_CENTILE,
  * SWAP_CENTILE, MAPPED_RATIO, DISTRESS, SWAP_TENDENCY, REFAULT_FILE_PPS,
  * REFAULT_ANON_PPS, SWAPIN_PPS, SCAN_PPS (when result is set), REASON. */

@@ -42,7 +42,7 @@ struct sample {
 
 struct sampler;
 
-/* Which optional sources a sampler lost; the daemon logs each once. */
+/* Which optional sources a sampler lost; sampler_log_missing() logs each once. */
 enum sample_source {
 	SAMPLE_SOURCE_VMSTAT = 1 << 0,
 	SAMPLE_SOURCE_REFAULTS = 1 << 1,
@@ -73,6 +73,10 @@ struct sample_errors {
 
 /* Returns the SAMPLE_SOURCE_ bits missing in the last read and fills *ret. */
 unsigned sampler_missing(const struct sampler *s, struct sample_errors *ret);
+
+/* Logs each optional source that went missing in the last read, or came back,
+ * once: *logged holds the SAMPLE_SOURCE_ bits already reported missing. */
+void sampler_log_missing(const struct sampler *s, unsigned *logged);
 
 /*
  * The file descriptor of /proc/pressure/memory opened for a PSI trigger

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "journal.h"
 #include "parse.h"
 
 /* The deepest the walk goes below root. Each level holds one directory fd;
@@ -182,4 +183,26 @@ cgroup_v1_move(const char *root, int from, int to, struct cgroup_move *ret)
 	snprintf(w.path, sizeof(w.path), "%s", root);
 	walk_dir(&w, fd, 0);
 	return 0;
+}
+
+void
+cgroup_v1_follow(const char *root, int *value, int to, struct cgroup_move *m, int *err)
+{
+	int r, from = *value;
+
+	r = cgroup_v1_move(root, from, to, m);
+	if (r < 0) {
+		/* Nothing moved: they still hold the old value. */
+		journal_log_once(err, r, LOG_WARNING, MSGID_ERROR, "failed to walk '%s': %s", root, strerror(-r));
+		return;
+	}
+	*value = to;
+	if (m->failed > 0)
+		journal_log_once(err, m->first_err, LOG_WARNING, MSGID_ERROR,
+				 "failed to set memory.swappiness in %u of the cgroups under '%s', first '%s': %s",
+				 m->failed, root, m->first_path, strerror(-m->first_err));
+	else
+		*err = 0;
+	journal_log(LOG_DEBUG, NULL, "memory.swappiness %d -> %d in %u cgroups; %u set otherwise, left alone", from,
+		    to, m->moved, m->kept);
 }

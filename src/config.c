@@ -107,13 +107,12 @@ set_bool(bool *dst, const char *key, const char *value, char *err, size_t errlen
 	return 0;
 }
 
-int
-config_set(struct config *c, const char *section, const char *key, const char *value,
-	   enum config_key *ret_key, char *err, size_t errlen)
+/* Finds section.key. Returns 0 and sets *ret, or -ENOENT (with err). */
+static int
+find_key(const char *section, const char *key, enum config_key *ret, char *err, size_t errlen)
 {
 	enum config_key k = CONFIG_KEY_COUNT;
 	bool section_known = false;
-	int r = 0;
 
 	for (unsigned i = 0; i < CONFIG_KEY_COUNT; i++) {
 		if (strcmp(section, config_keys[i].section) != 0)
@@ -130,7 +129,40 @@ config_set(struct config *c, const char *section, const char *key, const char *v
 		snprintf(err, errlen, "unknown key '%s' in section '[%s]'", key, section);
 		return -ENOENT;
 	}
+	*ret = k;
+	return 0;
+}
 
+static int
+set_textfile(struct config *c, const char *value, char *err, size_t errlen)
+{
+	size_t n = strlen(value);
+
+	/* node_exporter's textfile collector reads only *.prom files. */
+	if (n == 0) {
+		c->metrics_textfile[0] = '\0';
+	} else if (value[0] != '/' || n >= sizeof(c->metrics_textfile) || n < 6 ||
+		   strcmp(value + n - 5, ".prom") != 0 || strstr(value, "/../") != NULL) {
+		snprintf(err, errlen,
+			 "key 'textfile': expected an absolute path ending in .prom, at most %zu characters, got '%s'",
+			 sizeof(c->metrics_textfile) - 1, value);
+		return -EINVAL;
+	} else {
+		memcpy(c->metrics_textfile, value, n + 1);
+	}
+	return 0;
+}
+
+int
+config_set(struct config *c, const char *section, const char *key, const char *value,
+	   enum config_key *ret_key, char *err, size_t errlen)
+{
+	enum config_key k;
+	int r;
+
+	r = find_key(section, key, &k, err, errlen);
+	if (r < 0)
+		return r;
 	switch (k) {
 	case CONFIG_KEY_POLICY_NAME:
 		if (policy_from_name(value, &c->policy) < 0) {
@@ -185,23 +217,9 @@ config_set(struct config *c, const char *section, const char *key, const char *v
 	case CONFIG_KEY_DAEMON_CGROUP_V1_FOLLOW:
 		r = set_bool(&c->cgroup_v1_follow, key, value, err, errlen);
 		break;
-	case CONFIG_KEY_METRICS_TEXTFILE: {
-		size_t n = strlen(value);
-
-		/* node_exporter's textfile collector reads only *.prom files. */
-		if (n == 0) {
-			c->metrics_textfile[0] = '\0';
-		} else if (value[0] != '/' || n >= sizeof(c->metrics_textfile) || n < 6 ||
-			   strcmp(value + n - 5, ".prom") != 0 || strstr(value, "/../") != NULL) {
-			snprintf(err, errlen,
-				 "key 'textfile': expected an absolute path ending in .prom, at most %zu characters, got '%s'",
-				 sizeof(c->metrics_textfile) - 1, value);
-			r = -EINVAL;
-		} else {
-			memcpy(c->metrics_textfile, value, n + 1);
-		}
+	case CONFIG_KEY_METRICS_TEXTFILE:
+		r = set_textfile(c, value, err, errlen);
 		break;
-	}
 	case CONFIG_KEY_COUNT:
 		return -ENOENT;
 	}
@@ -219,4 +237,18 @@ config_validate(const struct config *c, enum config_key *ret_key, char *err, siz
 		return -EINVAL;
 	}
 	return 0;
+}
+
+const char *
+config_describe(const struct config *c, char *buf, size_t len)
+{
+	char max[8];
+
+	if (c->max == CONFIG_MAX_AUTO)
+		snprintf(max, sizeof(max), "auto");
+	else
+		snprintf(max, sizeof(max), "%d", c->max);
+	snprintf(buf, len, "policy %s, limits %d..%s, step %d, smoothing %d%%, interval %u ms (busy %u ms)",
+		 policy_name(c->policy), c->min, max, c->step, c->smoothing_pct, c->interval_ms, c->busy_interval_ms);
+	return buf;
 }

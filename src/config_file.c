@@ -178,6 +178,28 @@ config_errors_collect(void *userdata, const char *message)
 	e->text[e->used] = '\0';
 }
 
+void
+config_errors_reset(struct config_errors *e)
+{
+	e->used = e->count = 0;
+	e->text[0] = '\0';
+}
+
+void
+config_errors_finish(struct config_errors *e, char *more, size_t len)
+{
+	unsigned shown = 0;
+
+	for (size_t i = 0; i < e->used; i++)
+		shown += e->text[i] == '\n';
+	if (e->count > shown)
+		snprintf(more, len, "\n... and %u more errors not shown", e->count - shown);
+	else if (len > 0)
+		more[0] = '\0';
+	if (e->used > 0)
+		e->text[e->used - 1] = '\0';
+}
+
 static const char *
 file_type(mode_t mode)
 {

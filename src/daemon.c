@@ -1,11 +1,8 @@
 #include "daemon.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
@@ -15,24 +12,21 @@
 
 #include "cgroup.h"
 #include "config_file.h"
+#include "decide.h"
 #include "journal.h"
 #include "knob.h"
+#include "notify.h"
+#include "ownership.h"
 #include "kpath.h"
-#include "policy.h"
-#include "regulator.h"
+#include "publish.h"
 #include "sample.h"
-#include "status.h"
-#include "fileio.h"
-
-/* After a failed write, wait this many polls, doubling up to the cap, before
- * trying again: one failure is logged, not one per poll. */
-#define WRITE_BACKOFF_MAX_POLLS 64
+#include "wakeup.h"
+#include "writer.h"
 
 struct daemon {
 	struct daemon_options opt;
 	struct config cfg;
 	sd_event *event;
-	sd_event_source *timer;
 	struct sampler *sampler;
 	struct knob knob;
 	struct regulator reg;
@@ -40,67 +34,35 @@ struct daemon {
 	struct sample prev, cur;
 	bool has_prev;
 	int kernel_max;
-	int original;	  /* what to restore on exit */
-	int expected;	  /* what the knob should hold: our last write, or what we found */
-	bool owns_knob;	  /* the original is recorded: restore it on exit */
-	bool yielded;	  /* someone else set the knob: hands off until reload */
-	bool dry_run;
-	int dry_value;	  /* the value a dry run pretends to have written */
-	unsigned backoff_polls, backoff_left;
+	struct owner own; /* who owns the knob, what to restore */
+	struct ownership_io io; /* how ownership.c reaches the records and the knob */
+	struct writer writer; /* the write backoff */
 	/* The last error of each kind, so that a repeated failure logs once. */
-	int sample_err, knob_read_err, write_err;
+	int sample_err, knob_read_err;
 	unsigned missing_logged;
-	char status[192];
+	struct notify_status status; /* what systemctl status shows */
 	int lock_fd; /* held for the daemon's life */
 	int auto_max; /* the last max = auto resolved to */
-	bool busy;    /* the last poll saw pressure */
-	int psi_fd;   /* the PSI trigger, or -1 */
-	sd_event_source *psi_source;
-	unsigned psi_trigger_ms; /* what the trigger was armed with */
+	struct wakeup wake; /* the poll timer and the PSI trigger */
 	/* What `autoswappiness status` and the metrics show; rewritten only when
 	 * it changes. */
 	struct status_snapshot st;
-	char state_buf[4096], state_last[4096];
-	int state_len;
-	char metrics_buf[8192], metrics_last[8192];
-	int metrics_len;
-	int state_err, metrics_err;
+	struct publisher pub;
 	bool cgroup_v1;	    /* a v1 memory hierarchy is mounted */
-	int cg_value;	    /* what the memory cgroups that follow hold now */
 	struct cgroup_move cg_move; /* the last walk */
 	int cgroup_err;	    /* the last failure making them follow, logged once */
 	sd_event_source *sig_hup, *sig_term, *sig_int;
 };
 
-/* With cgroup v1, existing memory cgroups keep their own swappiness: make the
- * ones that follow the global value (they hold d->cg_value, what we last set
- * them to or what the knob held when we took charge) follow it to value. The
- * others were set on purpose and are left alone. */
+/* With cgroup v1, existing memory cgroups keep their own swappiness: the ones
+ * that follow the global value follow it to value (the others were set on
+ * purpose and are left alone). */
 static void
 follow_cgroups(struct daemon *d, int value)
 {
-	struct cgroup_move *m = &d->cg_move;
-	int r, from = d->cg_value;
-
-	if (!d->cgroup_v1 || !d->cfg.cgroup_v1_follow || value == from)
+	if (!d->cgroup_v1 || !d->cfg.cgroup_v1_follow || value == d->own.cg_value)
 		return;
-	r = cgroup_v1_move(CGROUP_V1_MEMORY, from, value, m);
-	if (r < 0) {
-		/* Nothing moved: they still hold the old value. */
-		if (r != d->cgroup_err)
-			journal_log(LOG_WARNING, MSGID_ERROR, "failed to walk '%s': %s", CGROUP_V1_MEMORY,
-				    strerror(-r));
-		d->cgroup_err = r;
-		return;
-	}
-	d->cg_value = value;
-	if (m->failed > 0 && m->first_err != d->cgroup_err)
-		journal_log(LOG_WARNING, MSGID_ERROR,
-			    "failed to set memory.swappiness in %u of the cgroups under '%s', first '%s': %s",
-			    m->failed, CGROUP_V1_MEMORY, m->first_path, strerror(-m->first_err));
-	d->cgroup_err = m->failed > 0 ? m->first_err : 0;
-	journal_log(LOG_DEBUG, NULL, "memory.swappiness %d -> %d in %u cgroups; %u set otherwise, left alone", from,
-		    value, m->moved, m->kept);
+	cgroup_v1_follow(CGROUP_V1_MEMORY, &d->own.cg_value, value, &d->cg_move, &d->cgroup_err);
 }
 
 static int64_t
@@ -111,64 +73,15 @@ now_realtime_s(void)
 	return clock_gettime(CLOCK_REALTIME, &ts) == 0 ? (int64_t)ts.tv_sec : 0;
 }
 
-/* Writes buf to path if it differs from last (the previous write). Logs a
- * failure once until it changes. */
-static void
-publish_file(const char *path, const char *buf, int len, char *last, int *last_len, int *err)
-{
-	int r;
-
-	if (len < 0) {
-		if (*err != -ENOBUFS)
-			journal_log(LOG_ERR, MSGID_ERROR, "'%s' does not fit its buffer; not written", path);
-		*err = -ENOBUFS;
-		return;
-	}
-	if (len == *last_len && memcmp(buf, last, (size_t)len) == 0 && *err == 0)
-		return;
-	r = fileio_write_atomic(path, buf, (size_t)len, 0644);
-	if (r < 0) {
-		if (r != *err)
-			journal_log(LOG_ERR, MSGID_ERROR, "failed to write '%s': %s", path, strerror(-r));
-		*err = r;
-		return;
-	}
-	*err = 0;
-	memcpy(last, buf, (size_t)len);
-	*last_len = len;
-}
-
-/* On a clean exit: no state for `status`, no stale metrics for the collector. */
-static void
-remove_published(struct daemon *d)
-{
-	char path[PATH_MAX];
-
-	snprintf(path, sizeof(path), "%s/state", d->opt.state_dir);
-	if (unlink(path) < 0 && errno != ENOENT)
-		journal_log(LOG_WARNING, MSGID_ERROR, "failed to remove '%s': %s", path, strerror(errno));
-	if (d->cfg.metrics_textfile[0] && unlink(d->cfg.metrics_textfile) < 0 && errno != ENOENT)
-		journal_log(LOG_WARNING, MSGID_ERROR, "failed to remove '%s': %s", d->cfg.metrics_textfile,
-			    strerror(errno));
-}
-
 /* Publishes the state file (for `status`) and the metrics textfile. */
 static void
-publish(struct daemon *d)
+publish_state(struct daemon *d)
 {
-	char path[PATH_MAX];
-
-	d->st.dry_run = d->dry_run;
-	d->st.yielded = d->yielded;
-	d->st.original = d->original;
+	d->st.dry_run = d->own.dry_run;
+	d->st.yielded = d->own.yielded;
+	d->st.original = d->own.original;
 	snprintf(d->st.policy, sizeof(d->st.policy), "%s", policy_name(d->cfg.policy));
-	snprintf(path, sizeof(path), "%s/state", d->opt.state_dir);
-	publish_file(path, d->state_buf, status_render_state(&d->st, d->state_buf, sizeof(d->state_buf)),
-		     d->state_last, &d->state_len, &d->state_err);
-	if (d->cfg.metrics_textfile[0])
-		publish_file(d->cfg.metrics_textfile, d->metrics_buf,
-			     status_render_metrics(&d->st, d->metrics_buf, sizeof(d->metrics_buf)), d->metrics_last,
-			     &d->metrics_len, &d->metrics_err);
+	publish(&d->pub, d->opt.state_dir, d->cfg.metrics_textfile, &d->st);
 }
 
 /* The configured max, or with max = auto the top of the range that suits the
@@ -180,505 +93,195 @@ resolve_max(struct daemon *d, const struct sample *s)
 
 	if (d->cfg.max != CONFIG_MAX_AUTO)
 		return d->cfg.max;
-	max = policy_device_max(s);
-	if (max != d->auto_max)
-		journal_log(d->auto_max ? LOG_NOTICE : LOG_DEBUG, NULL,
-			    "max = auto: %d (%u swap devices, %u on zram, zswap %s)", max, s->swaps.devices, s->swaps.zram,
-			    s->zswap_enabled ? "on" : "off");
-	d->auto_max = max;
+	max = decide_max(&d->cfg, s);
+	/* The first one at debug level: the start record says max = auto. */
+	journal_log_once(&d->auto_max, max, d->auto_max ? LOG_NOTICE : LOG_DEBUG, NULL,
+			 "max = auto: %d (%u swap devices, %u on zram, zswap %s)", max, s->swaps.devices, s->swaps.zram,
+			 s->zswap_enabled ? "on" : "off");
 	return max;
 }
 
-static struct regulator_limits
-limits_of(const struct daemon *d, int max)
-{
-	return (struct regulator_limits){
-		/* A min above what max = auto allows yields to the devices' range. */
-		.min = d->cfg.min < max ? d->cfg.min : max,
-		.max = max,
-		.step = d->cfg.step,
-		.smoothing_pct = d->cfg.smoothing_pct,
-		.kernel_max = d->kernel_max,
-	};
-}
 
 static void
-set_status(struct daemon *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void
-set_status(struct daemon *d, const char *fmt, ...)
+status_yielded(struct daemon *d, int knob_value)
 {
-	char status[sizeof(d->status)];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(status, sizeof(status), fmt, ap);
-	va_end(ap);
-	if (strcmp(status, d->status) == 0)
-		return;
-	memcpy(d->status, status, sizeof(status));
-	(void)sd_notifyf(0, "STATUS=%s", d->status);
+	notify_status(&d->status, "yielded: swappiness %d was set by someone else; reload to resume", knob_value);
 }
 
-/* Logs each optional source that went missing (or came back) once. */
-static void
-log_missing_sources(struct daemon *d)
-{
-	struct sample_errors e;
-	unsigned missing = sampler_missing(d->sampler, &e);
-	unsigned changed = missing ^ d->missing_logged;
-
-	if (changed & SAMPLE_SOURCE_VMSTAT) {
-		if (missing & SAMPLE_SOURCE_VMSTAT)
-			journal_log(LOG_WARNING, MSGID_ERROR,
-				    "cannot read '%s' through libproc2: %s; reclaim efficiency is not used", KPATH_VMSTAT,
-				    strerror(e.vmstat));
-		else
-			journal_log(LOG_INFO, NULL, "'%s' readable again", KPATH_VMSTAT);
-	}
-	if (changed & SAMPLE_SOURCE_REFAULTS) {
-		if (missing & SAMPLE_SOURCE_REFAULTS)
-			journal_log(LOG_INFO, NULL, "no workingset_refault_anon/_file in '%s': %s", KPATH_VMSTAT,
-				    e.refaults == ENOENT ? "not in this kernel (5.9+)" : strerror(e.refaults));
-		else
-			journal_log(LOG_INFO, NULL, "workingset refault counters available in '%s'", KPATH_VMSTAT);
-	}
-	if (changed & SAMPLE_SOURCE_PSI) {
-		if (missing & SAMPLE_SOURCE_PSI)
-			journal_log(LOG_WARNING, MSGID_ERROR,
-				    "cannot read '%s': %s; distress uses reclaim efficiency only", KPATH_PSI_MEMORY,
-				    strerror(e.psi));
-		else
-			journal_log(LOG_INFO, NULL, "'%s' readable again", KPATH_PSI_MEMORY);
-	}
-	if (changed & SAMPLE_SOURCE_SWAPS) {
-		if (missing & SAMPLE_SOURCE_SWAPS)
-			journal_log(LOG_WARNING, MSGID_ERROR, "cannot read '%s': %s; max = auto assumes disk swap",
-				    KPATH_SWAPS, strerror(e.swaps));
-		else
-			journal_log(LOG_INFO, NULL, "'%s' readable again", KPATH_SWAPS);
-	}
-	d->missing_logged = missing;
-}
-
-/* The knob's value as the regulator should see it. */
-static int
-current_value(const struct daemon *d, int knob_value)
-{
-	return d->dry_run ? d->dry_value : knob_value;
-}
-
-static void
-handle_write_error(struct daemon *d, int r, int value, int readback)
-{
-	if (r == -EINVAL && value > 100 && d->kernel_max > 100) {
-		/* The kernel said no to a value above 100: it predates 5.8. */
-		d->kernel_max = 100;
-		journal_log(LOG_WARNING, MSGID_ERROR, "'%s' refused %d: this kernel accepts 0..100, limiting to that",
-			    KPATH_SWAPPINESS, value);
-		return;
-	}
-	if (r != d->write_err) {
-		if (r == -EIO && readback >= 0)
-			journal_log(LOG_ERR, MSGID_ERROR, "wrote %d to '%s' but it holds %d", value, KPATH_SWAPPINESS,
-				    readback);
-		else
-			journal_log(LOG_ERR, MSGID_ERROR, "failed to write '%s': %s", KPATH_SWAPPINESS, strerror(-r));
-	}
-	d->write_err = r;
-	d->st.errors++;
-	d->backoff_polls = d->backoff_polls == 0 ? 1 : d->backoff_polls * 2;
-	if (d->backoff_polls > WRITE_BACKOFF_MAX_POLLS)
-		d->backoff_polls = WRITE_BACKOFF_MAX_POLLS;
-	d->backoff_left = d->backoff_polls;
-	set_status(d, "cannot write %s: %s", KPATH_SWAPPINESS, strerror(-r));
-}
-
-static void enter_yield(struct daemon *d, int knob_value);
-
-/* Returns true when someone else changed the knob and we now keep our hands off.
- * A dry run watches too while there is something to restore (after a reload
- * into it): the exit must not write over someone else's value. */
+/* Returns true when someone else changed the knob and we now keep our hands off
+ * (owner_changed_elsewhere: the exit must not write over their value). */
 static bool
 check_external_change(struct daemon *d, int knob_value)
 {
-	if ((d->dry_run && !d->owns_knob) || knob_value == d->expected)
+
+	if (!owner_changed_elsewhere(&d->own, knob_value))
 		return false;
 	d->st.swappiness = knob_value;
 	if (d->cfg.on_external_change == CONFIG_EXTERNAL_OVERRIDE) {
 		journal_log(LOG_NOTICE, MSGID_EXTERNAL, "%s changed from %d to %d by someone else; overriding",
-			    KPATH_SWAPPINESS, d->expected, knob_value);
-		d->expected = knob_value;
+			    KPATH_SWAPPINESS, d->own.expected, knob_value);
+		d->own.expected = knob_value;
 		return false;
 	}
 	journal_log(LOG_NOTICE, MSGID_EXTERNAL,
 		    "%s changed from %d to %d by someone else; leaving it alone until reload", KPATH_SWAPPINESS,
-		    d->expected, knob_value);
-	enter_yield(d, knob_value);
-	set_status(d, "yielded: swappiness %d was set by someone else; reload to resume", knob_value);
+		    d->own.expected, knob_value);
+	d->st.yields++;
+	ownership_yield(&d->io, &d->own, knob_value);
+	status_yielded(d, knob_value);
 	return true;
+}
+
+/* Reads the next sample. Returns false (logged once) when it cannot be read. */
+static bool
+read_sample(struct daemon *d)
+{
+	int r;
+
+	r = sampler_read(d->sampler, &d->cur);
+	if (r < 0) {
+		if (journal_log_once(&d->sample_err, r, LOG_ERR, MSGID_ERROR, "failed to read '%s': %s", KPATH_MEMINFO,
+				     r == -ENODATA ? "no MemTotal" : strerror(-r)))
+			d->st.errors++;
+		d->has_prev = false;
+		return false;
+	}
+	journal_log_once(&d->sample_err, 0, LOG_INFO, NULL, "'%s' readable again", KPATH_MEMINFO);
+	sampler_log_missing(d->sampler, &d->missing_logged);
+	return true;
+}
+
+/* What `status` and the metrics show of a decision. */
+static void
+show_decision(struct daemon *d, const struct decision *dn, int current)
+{
+	const struct policy_result *pr = &dn->pr;
+
+	d->st.swappiness = current;
+	d->st.target = pr->target;
+	d->st.min = dn->lim.min;
+	d->st.max = dn->lim.max < dn->lim.kernel_max ? dn->lim.max : dn->lim.kernel_max;
+	d->st.app_centile = pr->app_centile;
+	d->st.swap_centile = pr->swap_centile;
+	d->st.mapped_ratio = pr->mapped_ratio;
+	d->st.distress = pr->distress;
+	d->st.swap_tendency = pr->swap_tendency;
+	d->st.refault_file_pps = pr->file_refault_pps;
+	d->st.refault_anon_pps = pr->anon_refault_pps;
+	d->st.swapin_pps = pr->swapin_pps;
+}
+
+/* Carries out a decision: logs it, pretends it (dry run), or writes it (unless
+ * backing off after a failed write). */
+static void
+act(struct daemon *d, const struct decision *dn, int current)
+{
+	const struct policy_result *pr = &dn->pr;
+	const struct regulator_decision *dec = &dn->dec;
+	const char *pname = policy_name(d->cfg.policy);
+	struct journal_decision jd = {
+		.policy = pname, .swappiness = dec->value, .previous = current, .result = pr, .reason = pr->reason
+	};
+	int r;
+
+	if (dec->verdict != REGULATOR_WRITE) {
+		journal_decision(LOG_DEBUG, MSGID_DECISION, &jd, "swappiness stays %d (%s: %s; %s)", current, pname,
+				 pr->reason, regulator_verdict_name(dec->verdict));
+		return;
+	}
+	if (d->own.dry_run) {
+		journal_decision(LOG_NOTICE, MSGID_DECISION, &jd, "dry run: would set swappiness %d -> %d (%s: %s%s)",
+				 current, dec->value, pname, pr->reason, dec->clamped ? ", clamped" : "");
+		d->own.dry_value = dec->value;
+		d->st.swappiness = dec->value;
+		status_add_decision(&d->st, now_realtime_s(), current, dec->value, pr->reason);
+		notify_status(&d->status, "dry run: swappiness would be %d (%s: %s)", dec->value, pname, pr->reason);
+		return;
+	}
+	r = writer_write(&d->writer, &d->knob, dec->value, &d->kernel_max);
+	if (r < 0) {
+		d->st.errors++;
+		notify_status(&d->status, "cannot write %s: %s", KPATH_SWAPPINESS, strerror(-r));
+	}
+	if (r != WRITER_WRITTEN)
+		return;
+	d->own.expected = dec->value;
+	d->st.swappiness = dec->value;
+	d->st.writes++;
+	follow_cgroups(d, dec->value);
+	status_add_decision(&d->st, now_realtime_s(), current, dec->value, pr->reason);
+	journal_decision(LOG_NOTICE, MSGID_DECISION, &jd, "swappiness %d -> %d (%s: %s%s)", current, dec->value,
+			 pname, pr->reason, dec->clamped ? ", clamped" : "");
+	notify_status(&d->status, "swappiness %d (%s: %s)", dec->value, pname, pr->reason);
 }
 
 static void
 poll_once(struct daemon *d)
 {
-	struct policy_result pr;
-	struct regulator_decision dec;
-	struct regulator_limits lim;
-	int r, knob_value, current, readback;
-	const char *pname = policy_name(d->cfg.policy);
+	struct decision dn;
+	int r, knob_value, current, max;
 
 	/* Busy only while a decision sees pressure (not while yielded or failing). */
-	d->busy = false;
-	r = sampler_read(d->sampler, &d->cur);
-	if (r < 0) {
-		if (r != d->sample_err) {
-			journal_log(LOG_ERR, MSGID_ERROR, "failed to read '%s': %s", KPATH_MEMINFO,
-				    r == -ENODATA ? "no MemTotal" : strerror(-r));
-			d->st.errors++;
-		}
-		d->sample_err = r;
-		d->has_prev = false;
-		publish(d);
+	d->wake.busy = false;
+	if (!read_sample(d)) {
+		publish_state(d);
 		return;
 	}
-	if (d->sample_err)
-		journal_log(LOG_INFO, NULL, "'%s' readable again", KPATH_MEMINFO);
-	d->sample_err = 0;
-	log_missing_sources(d);
-	lim = limits_of(d, resolve_max(d, &d->cur));
-
+	max = resolve_max(d, &d->cur);
 	r = knob_read(&d->knob, &knob_value);
 	if (r < 0) {
-		if (r != d->knob_read_err) {
-			journal_log(LOG_ERR, MSGID_ERROR, "failed to read '%s': %s", KPATH_SWAPPINESS, strerror(-r));
+		if (journal_log_once(&d->knob_read_err, r, LOG_ERR, MSGID_ERROR, "failed to read '%s': %s",
+				     KPATH_SWAPPINESS, strerror(-r)))
 			d->st.errors++;
-		}
-		d->knob_read_err = r;
 		goto done;
 	}
 	d->knob_read_err = 0;
-	if (d->yielded || check_external_change(d, knob_value))
+	if (d->own.yielded || check_external_change(d, knob_value))
 		goto done;
-
-	r = policy_evaluate(d->cfg.policy, &d->pstate, d->has_prev ? &d->prev : NULL, &d->cur, &pr);
-	current = current_value(d, knob_value);
-	if (r >= 0)
-		r = regulator_next(&d->reg, &lim, pr.target, current, &dec);
+	current = owner_current(&d->own, knob_value);
+	r = decide(&d->cfg, max, d->kernel_max, &d->pstate, &d->reg, d->has_prev ? &d->prev : NULL, &d->cur,
+		   current, &dn);
 	if (r < 0) {
 		/* Cannot happen with a validated config; say so rather than go quiet. */
 		journal_log(LOG_ERR, MSGID_ERROR, "cannot decide: %s", strerror(-r));
 		goto done;
 	}
-	policy_observe(&d->pstate, dec.value);
-	d->busy = pr.active;
-	d->st.swappiness = current;
-	d->st.target = pr.target;
-	d->st.min = lim.min;
-	d->st.max = lim.max < lim.kernel_max ? lim.max : lim.kernel_max;
-	d->st.app_centile = pr.app_centile;
-	d->st.swap_centile = pr.swap_centile;
-	d->st.mapped_ratio = pr.mapped_ratio;
-	d->st.distress = pr.distress;
-	d->st.swap_tendency = pr.swap_tendency;
-	d->st.refault_file_pps = pr.file_refault_pps;
-	d->st.refault_anon_pps = pr.anon_refault_pps;
-	d->st.swapin_pps = pr.swapin_pps;
-
-	struct journal_decision jd = {
-		.policy = pname, .swappiness = dec.value, .previous = current, .result = &pr, .reason = pr.reason
-	};
-	if (dec.verdict != REGULATOR_WRITE) {
-		journal_decision(LOG_DEBUG, MSGID_DECISION, &jd, "swappiness stays %d (%s: %s; %s)", current, pname,
-				 pr.reason, regulator_verdict_name(dec.verdict));
-		goto done;
-	}
-	if (d->dry_run) {
-		journal_decision(LOG_NOTICE, MSGID_DECISION, &jd, "dry run: would set swappiness %d -> %d (%s: %s%s)",
-				 current, dec.value, pname, pr.reason, dec.clamped ? ", clamped" : "");
-		d->dry_value = dec.value;
-		d->st.swappiness = dec.value;
-		status_add_decision(&d->st, now_realtime_s(), current, dec.value, pr.reason);
-		set_status(d, "dry run: swappiness would be %d (%s: %s)", dec.value, pname, pr.reason);
-		goto done;
-	}
-	if (d->backoff_left > 0) {
-		d->backoff_left--;
-		goto done;
-	}
-	r = knob_write(&d->knob, dec.value, &readback);
-	if (r < 0) {
-		handle_write_error(d, r, dec.value, readback);
-		goto done;
-	}
-	if (d->write_err)
-		journal_log(LOG_INFO, NULL, "'%s' writable again", KPATH_SWAPPINESS);
-	d->write_err = 0;
-	d->backoff_polls = 0;
-	d->expected = dec.value;
-	d->st.swappiness = dec.value;
-	d->st.writes++;
-	follow_cgroups(d, dec.value);
-	status_add_decision(&d->st, now_realtime_s(), current, dec.value, pr.reason);
-	journal_decision(LOG_NOTICE, MSGID_DECISION, &jd, "swappiness %d -> %d (%s: %s%s)", current, dec.value, pname,
-			 pr.reason, dec.clamped ? ", clamped" : "");
-	set_status(d, "swappiness %d (%s: %s)", dec.value, pname, pr.reason);
+	d->wake.busy = dn.pr.active;
+	show_decision(d, &dn, current);
+	act(d, &dn, current);
 done:
 	d->prev = d->cur;
 	d->has_prev = true;
-	publish(d);
-}
-
-static unsigned
-next_interval_ms(const struct daemon *d)
-{
-	/* Without a working PSI trigger nothing wakes the daemon early, so the
-	 * calm interval would be the reaction time: poll at the busy pace. */
-	bool no_wakeup = d->cfg.psi_trigger_ms > 0 && d->psi_fd < 0;
-
-	if ((d->busy || no_wakeup) && d->cfg.busy_interval_ms < d->cfg.interval_ms)
-		return d->cfg.busy_interval_ms;
-	return d->cfg.interval_ms;
-}
-
-static int
-on_timer(sd_event_source *s, uint64_t usec, void *userdata)
-{
-	struct daemon *d = userdata;
-	int r;
-
-	(void)usec;
-	poll_once(d);
-	/* Poll often while memory is under pressure, rarely while it is calm. */
-	/* sd-event's default accuracy is 250 ms, which would stretch short
-	 * intervals; a tenth of the interval still lets wake-ups coalesce. */
-	r = sd_event_source_set_time_relative(s, (uint64_t)next_interval_ms(d) * 1000u);
-	if (r >= 0)
-		r = sd_event_source_set_time_accuracy(s, (uint64_t)next_interval_ms(d) * 100u);
-	if (r >= 0)
-		r = sd_event_source_set_enabled(s, SD_EVENT_ONESHOT);
-	if (r < 0) {
-		journal_log(LOG_ERR, MSGID_ERROR, "failed to re-arm the poll timer: %s", strerror(-r));
-		return sd_event_exit(sd_event_source_get_event(s), r);
-	}
-	return 0;
-}
-
-/* "policy ck, limits 0..auto, step 5, interval 5000/1000 ms" into buf. */
-static const char *
-describe_config(const struct config *c, char *buf, size_t len)
-{
-	char max[8];
-
-	if (c->max == CONFIG_MAX_AUTO)
-		snprintf(max, sizeof(max), "auto");
-	else
-		snprintf(max, sizeof(max), "%d", c->max);
-	snprintf(buf, len, "policy %s, limits %d..%s, step %d, smoothing %d%%, interval %u ms (busy %u ms)",
-		 policy_name(c->policy), c->min, max, c->step, c->smoothing_pct, c->interval_ms, c->busy_interval_ms);
-	return buf;
+	publish_state(d);
 }
 
 static void
-warn_limits(const struct daemon *d)
+poll_cb(void *userdata)
 {
-	if (d->cfg.max > d->kernel_max || d->cfg.min > d->kernel_max)
-		journal_log(LOG_WARNING, NULL, "limits.%s %d is above what this kernel accepts; using at most %d",
-			    d->cfg.max > d->kernel_max ? "max" : "min",
-			    d->cfg.max > d->kernel_max ? d->cfg.max : d->cfg.min, d->kernel_max);
-}
-
-/* Polls now, from the timer's callback (so that it is re-armed as usual). */
-static void
-poll_soon(struct daemon *d)
-{
-	int r;
-
-	r = sd_event_source_set_time_relative(d->timer, 0);
-	if (r >= 0)
-		r = sd_event_source_set_enabled(d->timer, SD_EVENT_ONESHOT);
-	if (r < 0)
-		journal_log(LOG_ERR, MSGID_ERROR, "failed to re-arm the poll timer: %s", strerror(-r));
-}
-
-static void
-disarm_psi_trigger(struct daemon *d)
-{
-	d->psi_source = sd_event_source_disable_unref(d->psi_source);
-	if (d->psi_fd >= 0)
-		close(d->psi_fd);
-	d->psi_fd = -1;
-	d->psi_trigger_ms = 0;
-}
-
-static int
-on_psi(sd_event_source *s, int fd, uint32_t revents, void *userdata)
-{
-	struct daemon *d = userdata;
-
-	(void)s;
-	(void)fd;
-	if (revents & (EPOLLERR | EPOLLHUP)) {
-		journal_log(LOG_WARNING, MSGID_ERROR, "the PSI trigger on '%s' went away; polling on the timer only",
-			    KPATH_PSI_MEMORY);
-		disarm_psi_trigger(d);
-		return 0;
-	}
-	journal_log(LOG_DEBUG, NULL, "PSI trigger: memory stall over %u ms in %u ms", d->psi_trigger_ms,
-		    (unsigned)CONFIG_PSI_WINDOW_MS);
-	d->busy = true;
-	poll_soon(d);
-	return 0;
-}
-
-/* Arms (or re-arms, after a reload) the PSI trigger that wakes the daemon as
- * soon as tasks stall on memory; without it the timer alone drives polls. */
-static void
-arm_psi_trigger(struct daemon *d)
-{
-	int fd, r;
-
-	if (d->cfg.psi_trigger_ms == d->psi_trigger_ms)
-		return;
-	disarm_psi_trigger(d);
-	if (d->cfg.psi_trigger_ms == 0)
-		return;
-	fd = sampler_psi_trigger(d->cfg.psi_trigger_ms * 1000u, CONFIG_PSI_WINDOW_MS * 1000u);
-	if (fd < 0) {
-		journal_log(LOG_WARNING, NULL, "no PSI trigger on '%s': %s; polling every %u ms", KPATH_PSI_MEMORY,
-			    fd == -ENOTSUP ? "not procfs" : strerror(-fd),
-			    d->cfg.busy_interval_ms < d->cfg.interval_ms ? d->cfg.busy_interval_ms : d->cfg.interval_ms);
-		return;
-	}
-	r = sd_event_add_io(d->event, &d->psi_source, fd, EPOLLPRI, on_psi, d);
-	if (r < 0) {
-		close(fd);
-		journal_log(LOG_WARNING, MSGID_ERROR, "cannot watch the PSI trigger: %s", strerror(-r));
-		return;
-	}
-	d->psi_fd = fd;
-	d->psi_trigger_ms = d->cfg.psi_trigger_ms;
-	journal_log(LOG_INFO, NULL, "PSI trigger armed: some %u ms per %u ms", d->psi_trigger_ms,
-		    (unsigned)CONFIG_PSI_WINDOW_MS);
+	poll_once(userdata);
 }
 
 static void
 apply_config(struct daemon *d, const struct config *cfg)
 {
 	d->cfg = *cfg;
-	d->dry_run = d->opt.dry_run || cfg->dry_run;
+	d->io.policy = policy_name(cfg->policy);
 	journal_set_verbose(d->opt.verbose || cfg->debug);
 	regulator_reset(&d->reg);
 	d->pstate = (struct policy_state){ 0 };
 }
 
-static void
-remove_record(struct daemon *d, enum knob_record rec)
+/* --dry-run or the config's dry_run. */
+static bool
+want_dry_run(const struct daemon *d)
 {
-	int r;
-
-	r = knob_record_remove(d->opt.state_dir, rec);
-	if (r < 0)
-		journal_log(LOG_WARNING, MSGID_ERROR, "failed to remove '%s/%s': %s", d->opt.state_dir,
-			    knob_record_name(rec), strerror(-r));
+	return d->opt.dry_run || d->cfg.dry_run;
 }
 
-/* Records the knob's value as the one to restore on exit, so that a crash
- * and restart still restores it. */
 static void
-take_ownership(struct daemon *d, int knob_value)
+follow_cb(void *userdata, int value)
 {
-	int r;
-
-	d->original = knob_value;
-	d->owns_knob = true;
-	r = knob_record_save(d->opt.state_dir, KNOB_RECORD_ORIGINAL, knob_value);
-	if (r < 0)
-		journal_log(LOG_WARNING, MSGID_ERROR,
-			    "failed to record the original value in '%s/original': %s; a crash would lose it",
-			    d->opt.state_dir, strerror(-r));
-}
-
-/* Gives up the knob (after someone else set it): nothing to restore. */
-static void
-release_knob(struct daemon *d)
-{
-	d->owns_knob = false;
-	remove_record(d, KNOB_RECORD_ORIGINAL);
-}
-
-/* Takes charge of the knob. The records left by an instance that did not exit
- * cleanly win over what the knob holds now: its original (the knob may hold
- * that instance's own last write), and its yield (the knob holds someone
- * else's value: keep off it until a reload). Otherwise the knob's value is
- * recorded as the original. */
-static void
-claim_knob(struct daemon *d, int knob_value)
-{
-	int r, recorded;
-
-	d->cg_value = knob_value;
-	r = knob_record_load(d->opt.state_dir, KNOB_RECORD_ORIGINAL, &recorded);
-	if (r == 0) {
-		journal_log(LOG_NOTICE, NULL,
-			    "found '%s/original' = %d from an instance that did not exit cleanly; will restore that",
-			    d->opt.state_dir, recorded);
-		d->original = recorded;
-		d->owns_knob = true;
-	} else {
-		if (r != -ENOENT)
-			journal_log(LOG_WARNING, MSGID_ERROR, "ignoring '%s/original': %s", d->opt.state_dir,
-				    strerror(-r));
-		take_ownership(d, knob_value);
-	}
-	r = knob_record_load(d->opt.state_dir, KNOB_RECORD_YIELDED, &recorded);
-	if (r == -ENOENT)
-		return;
-	/* A record we cannot read still says that someone else is in charge. */
-	if (r < 0)
-		journal_log(LOG_WARNING, MSGID_ERROR, "cannot read '%s/yielded': %s; yielding all the same",
-			    d->opt.state_dir, strerror(-r));
-	else
-		d->cg_value = recorded;
-	journal_log(LOG_NOTICE, NULL,
-		    "found '%s/yielded' from an instance that did not exit cleanly: someone else set %s; leaving it "
-		    "at %d until reload",
-		    d->opt.state_dir, KPATH_SWAPPINESS, knob_value);
-	d->yielded = true;
-	d->expected = knob_value;
-}
-
-/* Someone else set the knob: hands off until a reload, also across a crash
- * and restart (the record says so; a clean exit removes it). */
-static void
-enter_yield(struct daemon *d, int knob_value)
-{
-	int r;
-
-	d->yielded = true;
-	d->st.yields++;
-	d->expected = knob_value;
-	r = knob_record_save(d->opt.state_dir, KNOB_RECORD_YIELDED, d->cg_value);
-	if (r < 0)
-		journal_log(LOG_WARNING, MSGID_ERROR,
-			    "failed to record the yield in '%s/yielded': %s; a restart after a crash would write again",
-			    d->opt.state_dir, strerror(-r));
-}
-
-/* A reload ends a yield: the value someone else set becomes the original (the
- * one the cgroups that followed go back to, even when the reload turns on a
- * dry run and the knob is left alone), and the old records no longer apply. */
-static void
-end_yield(struct daemon *d, int knob_value)
-{
-	d->yielded = false;
-	d->expected = knob_value;
-	d->dry_value = knob_value;
-	d->original = knob_value;
-	release_knob(d);
-	if (!d->dry_run)
-		take_ownership(d, knob_value);
-	remove_record(d, KNOB_RECORD_YIELDED);
+	follow_cgroups(userdata, value);
 }
 
 static int
@@ -687,69 +290,46 @@ on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
 	struct daemon *d = userdata;
 	static struct config_errors errors;
 	struct config cfg;
-	struct timespec ts;
 	char desc[160];
-	bool was_dry_run;
 	int r, knob_value;
 
 	(void)s;
 	(void)si;
-	/* MONOTONIC_USEC lets Type=notify-reload (systemd 253+) match this reload. */
-	if (clock_gettime(CLOCK_MONOTONIC, &ts) == 0)
-		(void)sd_notifyf(0, "RELOADING=1\nMONOTONIC_USEC=%llu",
-				 (unsigned long long)ts.tv_sec * 1000000ull + (unsigned long long)ts.tv_nsec / 1000u);
-	else
-		(void)sd_notify(0, "RELOADING=1");
-	errors.used = errors.count = 0;
-	errors.text[0] = '\0';
+	notify_reloading();
+	config_errors_reset(&errors);
 	r = config_file_load(d->opt.config_path, d->opt.config_optional, &cfg, config_errors_collect, &errors);
 	if (r < 0) {
 		char more[64];
 
-		/* One record with every error, each as file:line, and how many did
-		 * not fit in it. */
-		config_errors_more(&errors, more, sizeof(more));
-		if (errors.used > 0)
-			errors.text[errors.used - 1] = '\0';
+		config_errors_finish(&errors, more, sizeof(more));
 		journal_log(LOG_ERR, MSGID_RELOAD_FAILED,
 			    "reload of '%s' failed; keeping the running configuration (%u errors):\n%s%s",
 			    d->opt.config_path, errors.count, errors.text, more);
 		d->st.reload_failures++;
-		publish(d);
+		publish_state(d);
 		(void)sd_notify(0, "READY=1");
 		return 0;
 	}
-	was_dry_run = d->dry_run;
-	if (strcmp(cfg.metrics_textfile, d->cfg.metrics_textfile) != 0) {
-		/* Do not leave a stale file behind for the collector. */
-		if (d->cfg.metrics_textfile[0] && unlink(d->cfg.metrics_textfile) < 0 && errno != ENOENT)
-			journal_log(LOG_WARNING, MSGID_ERROR, "failed to remove '%s': %s", d->cfg.metrics_textfile,
-				    strerror(errno));
-		d->metrics_len = -1;
-		d->metrics_err = 0;
-	}
+	/* Do not leave a stale file behind for the collector. */
+	if (strcmp(cfg.metrics_textfile, d->cfg.metrics_textfile) != 0)
+		publish_metrics_moved(&d->pub, d->cfg.metrics_textfile);
 	apply_config(d, &cfg);
-	arm_psi_trigger(d);
-	warn_limits(d);
-	if (knob_read(&d->knob, &knob_value) == 0) {
-		if (d->yielded) {
-			end_yield(d, knob_value);
-		} else if (was_dry_run && !d->dry_run && !d->owns_knob) {
-			d->expected = knob_value;
-			claim_knob(d, knob_value);
-		} else if (!was_dry_run && d->dry_run) {
-			d->dry_value = knob_value;
-		}
-		if (d->yielded)
-			set_status(d, "yielded: swappiness %d was set by someone else; reload to resume", knob_value);
+	wakeup_arm_psi(&d->wake);
+	writer_warn_limits(&d->cfg, d->kernel_max);
+	if (knob_read(&d->knob, &knob_value) < 0)
+		knob_value = -1;
+	ownership_reload(&d->io, &d->own, want_dry_run(d), knob_value);
+	if (knob_value >= 0) {
+		if (d->own.yielded)
+			status_yielded(d, knob_value);
 		else
-			set_status(d, "reloaded; swappiness %d", knob_value);
+			notify_status(&d->status, "reloaded; swappiness %d", knob_value);
 	}
 	d->st.reloads++;
 	journal_log(LOG_NOTICE, MSGID_RELOAD, "reloaded '%s': %s%s", d->opt.config_path,
-		    describe_config(&d->cfg, desc, sizeof(desc)), d->dry_run ? ", dry run" : "");
+		    config_describe(&d->cfg, desc, sizeof(desc)), d->own.dry_run ? ", dry run" : "");
 	/* Apply the new configuration now rather than at the next tick. */
-	poll_soon(d);
+	wakeup_soon(&d->wake);
 	(void)sd_notify(0, "READY=1");
 	return 0;
 }
@@ -776,79 +356,14 @@ lock_memory(void)
 		    strerror(errno));
 }
 
-/* Decides what to restore on exit: a record left by an instance that did not
- * exit cleanly wins over what the knob holds now (possibly that instance's own
- * last write). Returns 0 or a negative errno. */
-static int
-find_original(struct daemon *d, int knob_value)
-{
-	int recorded;
-
-	d->original = knob_value;
-	if (!d->dry_run) {
-		claim_knob(d, knob_value);
-		return 0;
-	}
-	/* A dry run never writes, so it restores nothing: it leaves a record it
-	 * finds for the next real start. */
-	if (knob_record_load(d->opt.state_dir, KNOB_RECORD_ORIGINAL, &recorded) == 0)
-		journal_log(LOG_NOTICE, NULL,
-			    "found '%s/original' = %d from an instance that did not exit cleanly; a dry run leaves "
-			    "it for the next real start",
-			    d->opt.state_dir, recorded);
-	return 0;
-}
-
-static void
-restore_original(struct daemon *d)
-{
-	int r, knob_value = -1, readback;
-
-	/* Even after a reload into dry run: what we changed goes back. */
-	if (!d->owns_knob) {
-		follow_cgroups(d, d->original);
-		return;
-	}
-	if (d->yielded) {
-		journal_log(LOG_NOTICE, NULL, "leaving swappiness at %d as set by someone else", d->expected);
-	} else if (knob_read(&d->knob, &knob_value) == 0 && knob_value == d->original) {
-		journal_log(LOG_INFO, NULL, "swappiness is already the original %d", d->original);
-	} else {
-		r = knob_write(&d->knob, d->original, &readback);
-		if (r < 0) {
-			journal_log(LOG_ERR, MSGID_ERROR, "failed to restore '%s' to %d: %s", KPATH_SWAPPINESS,
-				    d->original, strerror(-r));
-			return; /* keep the record: the next start restores it */
-		}
-		struct journal_decision jd = { .policy = policy_name(d->cfg.policy),
-					       .swappiness = d->original,
-					       .previous = knob_value,
-					       .result = NULL,
-					       .reason = "restore the original value on exit" };
-
-		journal_decision(LOG_NOTICE, MSGID_RESTORE, &jd, "restored swappiness %d", d->original);
-	}
-	/* After a yield too: the cgroups that followed us go back. */
-	follow_cgroups(d, d->original);
-	/* The original first: a crash in between leaves the yield, which keeps
-	 * the next start off the knob, rather than the original alone, which
-	 * would have it written back over someone else's value. */
-	remove_record(d, KNOB_RECORD_ORIGINAL);
-	remove_record(d, KNOB_RECORD_YIELDED);
-}
-
 static int
 setup_loop(struct daemon *d)
 {
-	sigset_t mask;
 	int r;
 
-	sigemptyset(&mask);
-	sigaddset(&mask, SIGHUP);
-	sigaddset(&mask, SIGTERM);
-	sigaddset(&mask, SIGINT);
-	if (sigprocmask(SIG_BLOCK, &mask, NULL) < 0)
-		return -errno;
+	r = wakeup_block_signals();
+	if (r < 0)
+		return r;
 	r = sd_event_default(&d->event);
 	if (r < 0)
 		return r;
@@ -867,22 +382,27 @@ setup_loop(struct daemon *d)
 	if (r >= 0)
 		r = sd_event_source_set_priority(d->sig_hup, SD_EVENT_PRIORITY_IMPORTANT);
 	if (r >= 0)
-		r = sd_event_add_time_relative(d->event, &d->timer, CLOCK_MONOTONIC, 0, 0, on_timer, d);
+		r = wakeup_start(&d->wake, d->event);
 	if (r >= 0)
 		r = sd_event_set_watchdog(d->event, true);
 	return r < 0 ? r : 0;
 }
 
+/* Opens the sampler and the knob; *ret_knob is the knob's value. */
 static int
-start(struct daemon *d, const struct daemon_options *opt, const struct config *cfg)
+start(struct daemon *d, const struct daemon_options *opt, const struct config *cfg, int *ret_knob)
 {
 	int r;
 
 	d->opt = *opt;
 	d->knob.fd = -1;
+	d->io = (struct ownership_io){
+		.state_dir = opt->state_dir, .knob = &d->knob, .follow = follow_cb, .userdata = d
+	};
+	wakeup_init(&d->wake, &d->cfg, poll_cb, d);
 	apply_config(d, cfg);
 	d->kernel_max = knob_kernel_max();
-	warn_limits(d);
+	writer_warn_limits(&d->cfg, d->kernel_max);
 	r = sampler_new(&d->sampler);
 	if (r < 0) {
 		journal_log(LOG_ERR, MSGID_ERROR, "failed to read '%s': %s", KPATH_MEMINFO, strerror(-r));
@@ -890,13 +410,11 @@ start(struct daemon *d, const struct daemon_options *opt, const struct config *c
 	}
 	r = knob_open(&d->knob, KPATH_SWAPPINESS);
 	if (r >= 0)
-		r = knob_read(&d->knob, &d->expected);
+		r = knob_read(&d->knob, ret_knob);
 	if (r < 0) {
 		journal_log(LOG_ERR, MSGID_ERROR, "failed to read '%s': %s", KPATH_SWAPPINESS, strerror(-r));
 		return r;
 	}
-	d->dry_value = d->expected;
-	d->cg_value = d->expected;
 	return 0;
 }
 
@@ -905,8 +423,7 @@ finish(struct daemon *d)
 {
 	knob_close(&d->knob);
 	sampler_free(d->sampler);
-	disarm_psi_trigger(d);
-	sd_event_source_unref(d->timer);
+	wakeup_stop(&d->wake);
 	sd_event_source_unref(d->sig_hup);
 	sd_event_source_unref(d->sig_term);
 	sd_event_source_unref(d->sig_int);
@@ -916,61 +433,13 @@ finish(struct daemon *d)
 }
 
 int
-daemon_once(const struct daemon_options *opt, const struct config *cfg, FILE *out)
-{
-	struct daemon d = { .lock_fd = -1, .psi_fd = -1 };
-	struct policy_result pr;
-	struct regulator_decision dec;
-	struct regulator_limits lim;
-	int r, readback;
-	bool written = false;
-
-	r = start(&d, opt, cfg);
-	if (r < 0)
-		goto out;
-	r = sampler_read(d.sampler, &d.cur);
-	if (r < 0) {
-		journal_log(LOG_ERR, MSGID_ERROR, "failed to read '%s': %s", KPATH_MEMINFO,
-			    r == -ENODATA ? "no MemTotal" : strerror(-r));
-		goto out;
-	}
-	lim = limits_of(&d, resolve_max(&d, &d.cur));
-	r = policy_evaluate(d.cfg.policy, NULL, NULL, &d.cur, &pr);
-	if (r >= 0)
-		r = regulator_next(&d.reg, &lim, pr.target, d.expected, &dec);
-	if (r < 0) {
-		journal_log(LOG_ERR, MSGID_ERROR, "cannot decide: %s", strerror(-r));
-		goto out;
-	}
-	if (dec.verdict == REGULATOR_WRITE && !d.dry_run) {
-		r = knob_write(&d.knob, dec.value, &readback);
-		if (r < 0) {
-			journal_log(LOG_ERR, MSGID_ERROR, "failed to write '%s': %s", KPATH_SWAPPINESS, strerror(-r));
-			goto out;
-		}
-		written = true;
-	}
-	fprintf(out,
-		"policy=%s swappiness=%d previous=%d app_centile=%d swap_centile=%d mapped_ratio=%d distress=%d "
-		"swap_tendency=%d target=%d max=%d verdict=%s dry_run=%s written=%s\n",
-		policy_name(d.cfg.policy), dec.value, d.expected, pr.app_centile, pr.swap_centile, pr.mapped_ratio,
-		pr.distress, pr.swap_tendency, pr.target, lim.max, regulator_verdict_name(dec.verdict),
-		d.dry_run ? "yes" : "no", written ? "yes" : "no");
-	if (fflush(out) != 0)
-		r = -errno;
-out:
-	finish(&d);
-	return r;
-}
-
-int
 daemon_run(const struct daemon_options *opt, const struct config *cfg)
 {
-	struct daemon d = { .lock_fd = -1, .psi_fd = -1 };
+	struct daemon d = { .lock_fd = -1, .wake.psi_fd = -1 };
 	char desc[160];
-	int r, holder;
+	int r, holder, knob_value;
 
-	r = start(&d, opt, cfg);
+	r = start(&d, opt, cfg, &knob_value);
 	if (r < 0)
 		goto out;
 	r = knob_lock(d.opt.state_dir, &holder);
@@ -984,38 +453,38 @@ daemon_run(const struct daemon_options *opt, const struct config *cfg)
 	}
 	d.lock_fd = r;
 	lock_memory();
-	r = find_original(&d, d.expected);
-	if (r < 0)
-		goto out;
+	/* Records left by an instance that did not exit cleanly win over what
+	 * the knob holds now. */
+	ownership_start(&d.io, &d.own, knob_value, want_dry_run(&d));
 	r = setup_loop(&d);
 	if (r < 0) {
 		journal_log(LOG_ERR, MSGID_ERROR, "failed to set up the event loop: %s", strerror(-r));
 		goto out;
 	}
-	arm_psi_trigger(&d);
+	wakeup_arm_psi(&d.wake);
 	d.cgroup_v1 = cgroup_v1_present(CGROUP_V1_MEMORY);
 	if (d.cgroup_v1 && !d.cfg.cgroup_v1_follow)
 		journal_log(LOG_WARNING, NULL,
 			    "cgroup v1 memory controller: each memory cgroup keeps the swappiness it was created with, "
 			    "so vm.swappiness changes only the root; [daemon] cgroup_v1_follow = yes makes them follow");
-	journal_log(LOG_INFO, MSGID_START, "started: %s, original %d%s", describe_config(&d.cfg, desc, sizeof(desc)),
-		    d.original, d.dry_run ? ", dry run" : "");
-	if (d.yielded)
-		set_status(&d, "yielded: swappiness %d was set by someone else; reload to resume", d.expected);
+	journal_log(LOG_INFO, MSGID_START, "started: %s, original %d%s", config_describe(&d.cfg, desc, sizeof(desc)),
+		    d.own.original, d.own.dry_run ? ", dry run" : "");
+	if (d.own.yielded)
+		status_yielded(&d, d.own.expected);
 	else
-		set_status(&d, "started; swappiness %d", d.expected);
+		notify_status(&d.status, "started; swappiness %d", d.own.expected);
 	d.st.pid = getpid();
 	d.st.started_s = now_realtime_s();
-	d.st.swappiness = d.expected;
-	d.state_len = d.metrics_len = -1;
-	publish(&d);
+	d.st.swappiness = d.own.expected;
+	publish_init(&d.pub);
+	publish_state(&d);
 	(void)sd_notify(0, "READY=1");
 	r = sd_event_loop(d.event);
 	(void)sd_notify(0, "STOPPING=1");
 	if (r < 0)
 		journal_log(LOG_ERR, MSGID_ERROR, "event loop failed: %s", strerror(-r));
-	restore_original(&d);
-	remove_published(&d);
+	ownership_exit(&d.io, &d.own);
+	publish_remove(d.opt.state_dir, d.cfg.metrics_textfile);
 	journal_log(LOG_INFO, MSGID_STOP, "stopped");
 out:
 	finish(&d);

@@ -232,19 +232,42 @@ send_native(const struct record *rec)
 	return 0;
 }
 
-void
-journal_log(int priority, const char *msgid, const char *fmt, ...)
+static void logv(int priority, const char *msgid, const char *fmt, va_list ap) __attribute__((format(printf, 3, 0)));
+
+static void
+logv(int priority, const char *msgid, const char *fmt, va_list ap)
 {
 	struct record rec;
-	va_list ap;
 
 	rec.n = 0;
-	va_start(ap, fmt);
 	add_message(&rec, fmt, ap);
-	va_end(ap);
 	if (msgid)
 		add(&rec, "MESSAGE_ID=%s", msgid);
 	emit(priority, &rec, 1);
+}
+
+void
+journal_log(int priority, const char *msgid, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	logv(priority, msgid, fmt, ap);
+	va_end(ap);
+}
+
+bool
+journal_log_once(int *last, int r, int priority, const char *msgid, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (r == *last)
+		return false;
+	*last = r;
+	va_start(ap, fmt);
+	logv(priority, msgid, fmt, ap);
+	va_end(ap);
+	return true;
 }
 
 void

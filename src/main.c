@@ -13,6 +13,7 @@
 #include "fileio.h"
 #include "journal.h"
 #include "status.h"
+#include "wakeup.h"
 
 #ifndef VERSION
 #define VERSION "0.1.0"
@@ -112,10 +113,46 @@ run_status(const char *state_dir, bool json)
 	return fflush(stdout) == 0 ? 0 : EXIT_FAILURE;
 }
 
-int
-main(int argc, char **argv)
+enum { OPT_ONCE = 256, OPT_DRY_RUN, OPT_FOREGROUND, OPT_VERSION, OPT_STATUS, OPT_JSON };
+
+/* parse_argv's "go on and run" (any other value is the exit status). */
+#define ARGS_RUN (-1)
+
+struct args {
+	struct daemon_options opt;
+	bool once, check, foreground, status, json;
+};
+
+/* The combinations that make no sense. Returns ARGS_RUN or EXIT_USAGE. */
+static int
+check_usage(int argc, char **argv, const struct args *a, bool daemon_opts)
 {
-	enum { OPT_ONCE = 256, OPT_DRY_RUN, OPT_FOREGROUND, OPT_VERSION, OPT_STATUS, OPT_JSON };
+	if (a->json && !a->status) {
+		fprintf(stderr, "autoswappiness: --json goes with status\n%s", usage_line);
+		return EXIT_USAGE;
+	}
+	if (a->status && (daemon_opts || optind < argc)) {
+		fprintf(stderr, "autoswappiness: status takes only --json\n%s", usage_line);
+		return EXIT_USAGE;
+	}
+	if (a->status)
+		return ARGS_RUN;
+	if (optind < argc) {
+		fprintf(stderr, "autoswappiness: unexpected argument '%s'\n%s", argv[optind], usage_line);
+		return EXIT_USAGE;
+	}
+	if (a->check && a->once) {
+		fprintf(stderr, "autoswappiness: --check-config and --once exclude each other\n%s", usage_line);
+		return EXIT_USAGE;
+	}
+	return ARGS_RUN;
+}
+
+/* Fills *a from the command line. Returns ARGS_RUN, or the exit status when
+ * there is nothing more to do (--help, --version, a usage error). */
+static int
+parse_argv(int argc, char **argv, struct args *a)
+{
 	static const struct option longopts[] = {
 		{ "config", required_argument, NULL, 'c' },
 		{ "once", no_argument, NULL, OPT_ONCE },
@@ -129,44 +166,37 @@ main(int argc, char **argv)
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct daemon_options opt = {
-		.config_path = SYSCONFDIR "/autoswappiness.conf",
-		.config_optional = true,
-		.state_dir = RUNSTATEDIR "/autoswappiness",
-	};
-	bool once = false, check = false, foreground = false, status = false, json = false, daemon_opts = false;
-	static struct config_errors errors;
-	struct config cfg;
-	int c, r;
+	bool daemon_opts = false;
+	int c;
 
 	while ((c = getopt_long(argc, argv, "c:nvh", longopts, NULL)) != -1) {
 		/* status takes no option but --json: note any other. */
 		daemon_opts |= c != OPT_STATUS && c != OPT_JSON;
 		switch (c) {
 		case 'c':
-			opt.config_path = optarg;
-			opt.config_optional = false;
+			a->opt.config_path = optarg;
+			a->opt.config_optional = false;
 			break;
 		case OPT_ONCE:
-			once = true;
+			a->once = true;
 			break;
 		case OPT_DRY_RUN:
-			opt.dry_run = true;
+			a->opt.dry_run = true;
 			break;
 		case 'n':
-			check = true;
+			a->check = true;
 			break;
 		case OPT_FOREGROUND:
-			foreground = true;
+			a->foreground = true;
 			break;
 		case 'v':
-			opt.verbose = true;
+			a->opt.verbose = true;
 			break;
 		case OPT_STATUS:
-			status = true;
+			a->status = true;
 			break;
 		case OPT_JSON:
-			json = true;
+			a->json = true;
 			break;
 		case OPT_VERSION:
 			printf("autoswappiness %s\n", VERSION);
@@ -180,69 +210,82 @@ main(int argc, char **argv)
 		}
 	}
 	if (optind < argc && strcmp(argv[optind], "status") == 0) {
-		status = true;
+		a->status = true;
 		optind++;
 	}
-	if (json && !status) {
-		fprintf(stderr, "autoswappiness: --json goes with status\n%s", usage_line);
-		return EXIT_USAGE;
-	}
-	if (status && (daemon_opts || optind < argc)) {
-		fprintf(stderr, "autoswappiness: status takes only --json\n%s", usage_line);
-		return EXIT_USAGE;
-	}
-	if (status)
-		return run_status(opt.state_dir, json);
-	if (optind < argc) {
-		fprintf(stderr, "autoswappiness: unexpected argument '%s'\n%s", argv[optind], usage_line);
-		return EXIT_USAGE;
-	}
-	if (check && once) {
-		fprintf(stderr, "autoswappiness: --check-config and --once exclude each other\n%s", usage_line);
-		return EXIT_USAGE;
-	}
+	return check_usage(argc, argv, a, daemon_opts);
+}
 
-	if (!once && !check) {
-		/* Until sd-event takes them over, a SIGHUP or SIGTERM must not kill
-		 * the daemon with its default action (a reload sent right at start). */
-		sigset_t mask;
+/* Loads the configuration: with --check-config, reports it; otherwise an
+ * invalid one is one log record with every error. Returns ARGS_RUN (*cfg
+ * loaded) or the exit status. */
+static int
+load_config(const struct args *a, struct config *cfg)
+{
+	static struct config_errors errors;
+	int r;
 
-		sigemptyset(&mask);
-		sigaddset(&mask, SIGHUP);
-		sigaddset(&mask, SIGTERM);
-		sigaddset(&mask, SIGINT);
-		if (sigprocmask(SIG_BLOCK, &mask, NULL) < 0) {
-			fprintf(stderr, "autoswappiness: sigprocmask: %s\n", strerror(errno));
-			return EXIT_FAILURE;
-		}
-	}
-	journal_init(foreground || check ? JOURNAL_STDERR : JOURNAL_AUTO, opt.verbose);
-	r = config_file_load(opt.config_path, opt.config_optional, &cfg,
-			     check ? config_error_to_stderr : config_errors_collect, check ? NULL : &errors);
+	r = config_file_load(a->opt.config_path, a->opt.config_optional, cfg,
+			     a->check ? config_error_to_stderr : config_errors_collect, a->check ? NULL : &errors);
 	if (r < 0) {
-		if (check) {
-			fprintf(stderr, "%s: configuration invalid\n", opt.config_path);
+		if (a->check) {
+			fprintf(stderr, "%s: configuration invalid\n", a->opt.config_path);
 		} else {
 			char more[64];
 
-			/* One record with every error, each as file:line, and how
-			 * many did not fit in it. */
-			config_errors_more(&errors, more, sizeof(more));
-			if (errors.used > 0)
-				errors.text[errors.used - 1] = '\0';
+			config_errors_finish(&errors, more, sizeof(more));
 			journal_log(LOG_ERR, MSGID_CONFIG,
 				    "refusing to start with an invalid configuration '%s' (%u errors):\n%s%s",
-				    opt.config_path, errors.count, errors.text, more);
+				    a->opt.config_path, errors.count, errors.text, more);
 		}
 		return EXIT_CONFIG;
 	}
-	if (check) {
-		printf(r == 1 ? "configuration OK (%s absent: defaults)\n" : "configuration OK\n", opt.config_path);
+	if (a->check) {
+		printf(r == 1 ? "configuration OK (%s absent: defaults)\n" : "configuration OK\n", a->opt.config_path);
 		return 0;
 	}
 	if (r == 1)
-		journal_log(LOG_INFO, NULL, "'%s' does not exist; using the defaults", opt.config_path);
+		journal_log(LOG_INFO, NULL, "'%s' does not exist; using the defaults", a->opt.config_path);
+	return ARGS_RUN;
+}
 
-	r = once ? daemon_once(&opt, &cfg, stdout) : daemon_run(&opt, &cfg);
+static int
+run(const struct args *a)
+{
+	struct config cfg;
+	int r;
+
+	if (a->status)
+		return run_status(a->opt.state_dir, a->json);
+	if (!a->once && !a->check) {
+		/* Until sd-event takes them over, a SIGHUP or SIGTERM must not kill
+		 * the daemon with its default action (a reload sent right at start). */
+		r = wakeup_block_signals();
+		if (r < 0) {
+			fprintf(stderr, "autoswappiness: sigprocmask: %s\n", strerror(-r));
+			return EXIT_FAILURE;
+		}
+	}
+	journal_init(a->foreground || a->check ? JOURNAL_STDERR : JOURNAL_AUTO, a->opt.verbose);
+	r = load_config(a, &cfg);
+	if (r != ARGS_RUN)
+		return r;
+	r = a->once ? daemon_once(&a->opt, &cfg, stdout) : daemon_run(&a->opt, &cfg);
 	return r < 0 ? EXIT_FAILURE : 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct args a = {
+		.opt = {
+			.config_path = SYSCONFDIR "/autoswappiness.conf",
+			.config_optional = true,
+			.state_dir = RUNSTATEDIR "/autoswappiness",
+		},
+	};
+	int r;
+
+	r = parse_argv(argc, argv, &a);
+	return r == ARGS_RUN ? run(&a) : r;
 }

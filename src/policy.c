@@ -335,6 +335,54 @@ test_up(struct policy_state *st, uint64_t now, int from, int n, struct policy_re
 	return from;
 }
 
+/* No test and no hold running: the rules that start one, rise, relax or hold.
+ * Returns the value to go to. */
+static int
+free_step(struct policy_state *st, uint64_t now, int from, int n, unsigned ev, uint64_t quiet_us,
+	  struct policy_result *r)
+{
+	uint64_t file = r->file_refault_pps, out = r->swapout_pps;
+	uint64_t in = r->anon_refault_pps > r->swapin_pps ? r->anon_refault_pps : r->swapin_pps;
+	int to = from;
+
+	if (from > n && (ev & EV_SWAPIN)) {
+		/* The first poll that shows swap-ins above N: back at once, then test. */
+		start_test(st, POLICY_MODE_TEST_DOWN, from, in, out);
+		to = n;
+		REASON("back to %d: swap-ins %llu/s at %d", n, (unsigned long long)in, from);
+	} else if (!(ev & (EV_SWAPIN | EV_QUIET)) && votes(st, EV_CHEAP) >= POLICY_ADAPTIVE_VOTES &&
+		   now >= st->backoff_until_us && from < 200) {
+		to = min_int(200, (from > n ? from : n) + POLICY_ADAPTIVE_RAISE_STEP);
+		REASON("up %d: file refaults %llu/s, swap-outs %llu/s, swap-ins %llu/s", to - from,
+		       (unsigned long long)file, (unsigned long long)out, (unsigned long long)in);
+	} else if ((ev & EV_SWAPIN) && from <= n && n < 200 && votes(st, EV_SWAPIN) >= POLICY_ADAPTIVE_VOTES &&
+		   votes(st, EV_CHURN) >= POLICY_ADAPTIVE_VOTES && now >= st->backoff_until_us) {
+		/* Swap-ins at N that come with swap-outs: the anonymous set cycles through
+		 * swap whatever the value. Try the top, which spares the file cache. */
+		start_test(st, POLICY_MODE_TEST_UP, 200, mean_pps(st, st->in_pps), mean_pps(st, st->out_pps));
+		to = 200;
+		REASON("probe %d: swap-ins %llu/s at %d, swap-outs %llu/s", to, (unsigned long long)in, from,
+		       (unsigned long long)out);
+	} else if ((ev & EV_QUIET) && (from <= n || quiet_us >= seconds_us(POLICY_ADAPTIVE_RELAX_S))) {
+		if (quiet_us >= seconds_us(POLICY_ADAPTIVE_RELAX_S)) {
+			/* Nothing reclaimed for a while: a new situation when pressure returns. */
+			st->strikes = 0;
+			st->holds = 0;
+			st->backoff_until_us = 0;
+		}
+		to = from > n + POLICY_ADAPTIVE_RELAX_STEP ? from - POLICY_ADAPTIVE_RELAX_STEP : n;
+		REASON("%s %d: nothing reclaimed", to == from ? "rest at" : "relax to", to);
+	} else if (from < n) {
+		to = n;
+		REASON("back to %d", n);
+	} else {
+		REASON("hold %d: file refaults %llu/s, swap-outs %llu/s, swap-ins %llu/s", from,
+		       (unsigned long long)file, (unsigned long long)out, (unsigned long long)in);
+	}
+
+	return to;
+}
+
 /*
  * The adaptive controller; autoswappiness(8), THE ADAPTIVE POLICY, describes it and
  * include/policy.h says where each constant comes from. N is policy_device_max: the
@@ -385,40 +433,7 @@ adaptive(struct policy_state *st, const struct sample *cur, bool has_rates, stru
 		}
 	}
 
-	if (from > n && (ev & EV_SWAPIN)) {
-		/* The first poll that shows swap-ins above N: back at once, then test. */
-		start_test(st, POLICY_MODE_TEST_DOWN, from, in, out);
-		to = n;
-		REASON("back to %d: swap-ins %llu/s at %d", n, (unsigned long long)in, from);
-	} else if (!(ev & (EV_SWAPIN | EV_QUIET)) && votes(st, EV_CHEAP) >= POLICY_ADAPTIVE_VOTES &&
-		   now >= st->backoff_until_us && from < 200) {
-		to = min_int(200, (from > n ? from : n) + POLICY_ADAPTIVE_RAISE_STEP);
-		REASON("up %d: file refaults %llu/s, swap-outs %llu/s, swap-ins %llu/s", to - from,
-		       (unsigned long long)file, (unsigned long long)out, (unsigned long long)in);
-	} else if ((ev & EV_SWAPIN) && from <= n && n < 200 && votes(st, EV_SWAPIN) >= POLICY_ADAPTIVE_VOTES &&
-		   votes(st, EV_CHURN) >= POLICY_ADAPTIVE_VOTES && now >= st->backoff_until_us) {
-		/* Swap-ins at N that come with swap-outs: the anonymous set cycles through
-		 * swap whatever the value. Try the top, which spares the file cache. */
-		start_test(st, POLICY_MODE_TEST_UP, 200, mean_pps(st, st->in_pps), mean_pps(st, st->out_pps));
-		to = 200;
-		REASON("probe %d: swap-ins %llu/s at %d, swap-outs %llu/s", to, (unsigned long long)in, from,
-		       (unsigned long long)out);
-	} else if ((ev & EV_QUIET) && (from <= n || quiet_us >= seconds_us(POLICY_ADAPTIVE_RELAX_S))) {
-		if (quiet_us >= seconds_us(POLICY_ADAPTIVE_RELAX_S)) {
-			/* Nothing reclaimed for a while: a new situation when pressure returns. */
-			st->strikes = 0;
-			st->holds = 0;
-			st->backoff_until_us = 0;
-		}
-		to = from > n + POLICY_ADAPTIVE_RELAX_STEP ? from - POLICY_ADAPTIVE_RELAX_STEP : n;
-		REASON("%s %d: nothing reclaimed", to == from ? "rest at" : "relax to", to);
-	} else if (from < n) {
-		to = n;
-		REASON("back to %d", n);
-	} else {
-		REASON("hold %d: file refaults %llu/s, swap-outs %llu/s, swap-ins %llu/s", from,
-		       (unsigned long long)file, (unsigned long long)out, (unsigned long long)in);
-	}
+	to = free_step(st, now, from, n, ev, quiet_us, r);
 
 capped:
 	r->active = r->active || st->mode == POLICY_MODE_TEST_DOWN || st->mode == POLICY_MODE_TEST_UP;

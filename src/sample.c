@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "fileio.h"
+#include "journal.h"
 #include "kpath.h"
 
 /* /proc/vmstat is 4-6 KiB on 6.x kernels and /proc/swaps about 60 bytes a
@@ -299,4 +300,44 @@ sampler_missing(const struct sampler *s, struct sample_errors *ret)
 {
 	*ret = s->err;
 	return s->missing;
+}
+
+void
+sampler_log_missing(const struct sampler *s, unsigned *logged)
+{
+	struct sample_errors e;
+	unsigned missing = sampler_missing(s, &e);
+	unsigned changed = missing ^ *logged;
+
+	if (changed & SAMPLE_SOURCE_VMSTAT) {
+		if (missing & SAMPLE_SOURCE_VMSTAT)
+			journal_log(LOG_WARNING, MSGID_ERROR,
+				    "cannot read '%s' through libproc2: %s; reclaim efficiency is not used", KPATH_VMSTAT,
+				    strerror(e.vmstat));
+		else
+			journal_log(LOG_INFO, NULL, "'%s' readable again", KPATH_VMSTAT);
+	}
+	if (changed & SAMPLE_SOURCE_REFAULTS) {
+		if (missing & SAMPLE_SOURCE_REFAULTS)
+			journal_log(LOG_INFO, NULL, "no workingset_refault_anon/_file in '%s': %s", KPATH_VMSTAT,
+				    e.refaults == ENOENT ? "not in this kernel (5.9+)" : strerror(e.refaults));
+		else
+			journal_log(LOG_INFO, NULL, "workingset refault counters available in '%s'", KPATH_VMSTAT);
+	}
+	if (changed & SAMPLE_SOURCE_PSI) {
+		if (missing & SAMPLE_SOURCE_PSI)
+			journal_log(LOG_WARNING, MSGID_ERROR,
+				    "cannot read '%s': %s; distress uses reclaim efficiency only", KPATH_PSI_MEMORY,
+				    strerror(e.psi));
+		else
+			journal_log(LOG_INFO, NULL, "'%s' readable again", KPATH_PSI_MEMORY);
+	}
+	if (changed & SAMPLE_SOURCE_SWAPS) {
+		if (missing & SAMPLE_SOURCE_SWAPS)
+			journal_log(LOG_WARNING, MSGID_ERROR, "cannot read '%s': %s; max = auto assumes disk swap",
+				    KPATH_SWAPS, strerror(e.swaps));
+		else
+			journal_log(LOG_INFO, NULL, "'%s' readable again", KPATH_SWAPS);
+	}
+	*logged = missing;
 }

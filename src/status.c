@@ -130,20 +130,84 @@ parse_decision(const char *v, struct status_decision *d)
 	return 0;
 }
 
+/* The keys without which a state file is not one. */
+enum { SEEN_VERSION = 1, SEEN_PID = 2, SEEN_SWAPPINESS = 4 };
+
+/* Parses one key=value line of the state file into *s. Returns 0 or -EINVAL;
+ * sets the SEEN_ bit of a required key in *seen. */
+static int
+parse_key(struct status_snapshot *s, const char *key, const char *v, unsigned *seen)
+{
+	long long x = 0;
+	int r = 0;
+
+#define INT_KEY(name, field, lo, hi)                   \
+	else if (strcmp(key, name) == 0)               \
+	{                                              \
+		r = num(v, lo, hi, &x);                \
+		if (r == 0)                            \
+			s->field = (__typeof__(s->field))x; \
+	}
+	if (strcmp(key, "version") == 0) {
+		r = num(v, STATE_VERSION, STATE_VERSION, &x);
+		*seen |= r == 0 ? SEEN_VERSION : 0;
+	} else if (strcmp(key, "pid") == 0) {
+		r = num(v, 1, INT32_MAX, &x);
+		s->pid = x;
+		*seen |= r == 0 ? SEEN_PID : 0;
+	} else if (strcmp(key, "swappiness") == 0) {
+		r = num(v, 0, 200, &x);
+		s->swappiness = (int)x;
+		*seen |= r == 0 ? SEEN_SWAPPINESS : 0;
+	} else if (strcmp(key, "policy") == 0) {
+		if (strlen(v) >= sizeof(s->policy))
+			r = -EINVAL;
+		else
+			snprintf(s->policy, sizeof(s->policy), "%s", v);
+	} else if (strcmp(key, "decision") == 0) {
+		if (s->n_history == STATUS_HISTORY)
+			memmove(&s->history[0], &s->history[1], sizeof(s->history[0]) * (STATUS_HISTORY - 1));
+		else
+			s->n_history++;
+		r = parse_decision(v, &s->history[s->n_history - 1]);
+	}
+	INT_KEY("started", started_s, 0, INT64_MAX)
+	INT_KEY("original", original, 0, 200)
+	INT_KEY("target", target, 0, 1000)
+	INT_KEY("min", min, 0, 200)
+	INT_KEY("max", max, 0, 200)
+	INT_KEY("app_centile", app_centile, 0, 100)
+	INT_KEY("swap_centile", swap_centile, 0, 100)
+	INT_KEY("mapped_ratio", mapped_ratio, 0, 100)
+	INT_KEY("distress", distress, 0, 100)
+	INT_KEY("swap_tendency", swap_tendency, 0, 1000)
+	INT_KEY("refault_file_pps", refault_file_pps, 0, INT64_MAX)
+	INT_KEY("refault_anon_pps", refault_anon_pps, 0, INT64_MAX)
+	INT_KEY("swapin_pps", swapin_pps, 0, INT64_MAX)
+	INT_KEY("dry_run", dry_run, 0, 1)
+	INT_KEY("yielded", yielded, 0, 1)
+	INT_KEY("writes", writes, 0, INT64_MAX)
+	INT_KEY("yields", yields, 0, INT64_MAX)
+	INT_KEY("reloads", reloads, 0, INT64_MAX)
+	INT_KEY("reload_failures", reload_failures, 0, INT64_MAX)
+	INT_KEY("errors", errors, 0, INT64_MAX)
+	INT_KEY("last_decision", last_decision_s, 0, INT64_MAX)
+#undef INT_KEY
+	return r < 0 ? -EINVAL : 0;
+}
+
 int
 status_parse_state(const char *buf, size_t len, struct status_snapshot *ret)
 {
 	struct status_snapshot s;
 	const char *p = buf, *end = buf + len;
-	bool has_version = false, has_pid = false, has_swappiness = false;
+	unsigned seen = 0;
 
 	memset(&s, 0, sizeof(s));
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *eol = nl ? nl : end;
-		char line[256], *eq, *v;
-		long long x = 0;
-		int r = 0;
+		char line[256], *eq;
 
 		if ((size_t)(eol - p) >= sizeof(line))
 			return -EINVAL;
@@ -156,63 +220,10 @@ status_parse_state(const char *buf, size_t len, struct status_snapshot *ret)
 		if (!eq)
 			return -EINVAL;
 		*eq = '\0';
-		v = eq + 1;
-#define INT_KEY(name, field, lo, hi)                  \
-	else if (strcmp(line, name) == 0)             \
-	{                                             \
-		r = num(v, lo, hi, &x);               \
-		if (r == 0)                           \
-			s.field = (__typeof__(s.field))x; \
-	}
-		if (strcmp(line, "version") == 0) {
-			r = num(v, STATE_VERSION, STATE_VERSION, &x);
-			has_version = r == 0;
-		} else if (strcmp(line, "pid") == 0) {
-			r = num(v, 1, INT32_MAX, &x);
-			s.pid = x;
-			has_pid = r == 0;
-		} else if (strcmp(line, "swappiness") == 0) {
-			r = num(v, 0, 200, &x);
-			s.swappiness = (int)x;
-			has_swappiness = r == 0;
-		} else if (strcmp(line, "policy") == 0) {
-			if (strlen(v) >= sizeof(s.policy))
-				r = -EINVAL;
-			else
-				snprintf(s.policy, sizeof(s.policy), "%s", v);
-		} else if (strcmp(line, "decision") == 0) {
-			if (s.n_history == STATUS_HISTORY)
-				memmove(&s.history[0], &s.history[1], sizeof(s.history[0]) * (STATUS_HISTORY - 1));
-			else
-				s.n_history++;
-			r = parse_decision(v, &s.history[s.n_history - 1]);
-		}
-		INT_KEY("started", started_s, 0, INT64_MAX)
-		INT_KEY("original", original, 0, 200)
-		INT_KEY("target", target, 0, 1000)
-		INT_KEY("min", min, 0, 200)
-		INT_KEY("max", max, 0, 200)
-		INT_KEY("app_centile", app_centile, 0, 100)
-		INT_KEY("swap_centile", swap_centile, 0, 100)
-		INT_KEY("mapped_ratio", mapped_ratio, 0, 100)
-		INT_KEY("distress", distress, 0, 100)
-		INT_KEY("swap_tendency", swap_tendency, 0, 1000)
-		INT_KEY("refault_file_pps", refault_file_pps, 0, INT64_MAX)
-		INT_KEY("refault_anon_pps", refault_anon_pps, 0, INT64_MAX)
-		INT_KEY("swapin_pps", swapin_pps, 0, INT64_MAX)
-		INT_KEY("dry_run", dry_run, 0, 1)
-		INT_KEY("yielded", yielded, 0, 1)
-		INT_KEY("writes", writes, 0, INT64_MAX)
-		INT_KEY("yields", yields, 0, INT64_MAX)
-		INT_KEY("reloads", reloads, 0, INT64_MAX)
-		INT_KEY("reload_failures", reload_failures, 0, INT64_MAX)
-		INT_KEY("errors", errors, 0, INT64_MAX)
-		INT_KEY("last_decision", last_decision_s, 0, INT64_MAX)
-#undef INT_KEY
-		if (r < 0)
+		if (parse_key(&s, line, eq + 1, &seen) < 0)
 			return -EINVAL;
 	}
-	if (!has_version || !has_pid || !has_swappiness)
+	if (seen != (SEEN_VERSION | SEEN_PID | SEEN_SWAPPINESS))
 		return -EINVAL;
 	*ret = s;
 	return 0;

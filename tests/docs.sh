@@ -19,7 +19,7 @@
 #     names every journal field that src/journal.c sends (its "FIELD=" string
 #     literals), and no other;
 #   - the --once pairs in autoswappiness(8) (its example lines and the order of
-#     the option's description) are those that src/daemon.c prints;
+#     the option's description) are those that src/once.c prints;
 #   - THE ADAPTIVE POLICY of autoswappiness(8) gives every POLICY_ADAPTIVE_
 #     constant of include/policy.h with its value, and no other;
 #   - METRICS of autoswappiness(8) lists exactly the metrics, with their types,
@@ -65,7 +65,7 @@ CONFIG_C=$(abs "${CONFIG_C:-$root/src/config.c}")
 CONFIG_H=$(abs "${CONFIG_H:-$root/include/config.h}")
 JOURNAL_H=$(abs "${JOURNAL_H:-$root/include/journal.h}")
 JOURNAL_C=$(abs "${JOURNAL_C:-$root/src/journal.c}")
-DAEMON_C=$(abs "${DAEMON_C:-$root/src/daemon.c}")
+DAEMON_C=$(abs "${DAEMON_C:-$root/src/once.c}")
 POLICY_H=$(abs "${POLICY_H:-$root/include/policy.h}")
 STATUS_C=$(abs "${STATUS_C:-$root/src/status.c}")
 BENCH_CHOICE=$(abs "${BENCH_CHOICE:-$root/bench/results/default-policy.txt}")

@@ -17,6 +17,9 @@ if [ "${_AUTOSWAPPINESS_IN_NS:-}" != 1 ]; then
 	exec env _AUTOSWAPPINESS_IN_NS=1 BIN="$BIN" unshare --mount --propagation private "$0" "$@"
 fi
 
+# --- setup: fake kernel files, helpers ----------------------------------------
+# The fakes, the helpers every test uses (check, put, fake_meminfo...), a sanity check.
+
 # The config files below must be writable by their owner only (the loader
 # refuses others), whatever umask the caller has.
 umask 022
@@ -136,6 +139,8 @@ bogus = 1
 CFG
 
 # --- --once -----------------------------------------------------------------
+# One sample, one decision, key=value output: the formulas on known inputs, max = auto,
+# broken kernel files.
 # app = 100 - 100*(300000+50000+250000)/1000000 = 40; swap = 23; ck = 23.
 out=$("$BIN" --once -c "$CONF/fast.conf" 2>"$WORK/err")
 check "--once prints the decision" test "$out" = "policy=ck swappiness=23 previous=60 app_centile=40 swap_centile=23 mapped_ratio=10 distress=0 swap_tendency=28 target=23 max=100 verdict=write dry_run=no written=yes"
@@ -213,6 +218,7 @@ check "--once with broken PSI still decides" grep -q 'swappiness=28' <<<"$out"
 cp "$DATA/pressure-memory.host-idle" "$P"
 
 # --- exit codes and usage -----------------------------------------------------
+# -n, --help, --version, bad options and configs: the documented exit codes.
 expect_rc() { # expect_rc WANT DESCRIPTION COMMAND...
 	local want=$1 what=$2 rc
 	shift 2
@@ -244,7 +250,9 @@ check "the shipped config is valid" "$BIN" -n -c "$CONF/shipped.conf"
 sed -n '/^    \[policy\]$/,/^    textfile =/p' "$TOP/README.md" | sed 's/^    //' >"$CONF/readme.conf"
 check "the README's config example is valid and complete" bash -c "[ \$(grep -c = '$CONF/readme.conf') -ge 13 ] && '$BIN' -n -c '$CONF/readme.conf' >/dev/null"
 
-# --- the daemon -----------------------------------------------------------------
+# --- the daemon: first write, following the samples, reload -------------------
+# Helpers for a running daemon (wait_for, start_daemon...), then its first write and
+# record, following the samples, reloads with a new limit and with a broken edit.
 wait_for() { # wait_for SECONDS COMMAND...: poll until COMMAND succeeds
 	local deadline=$((SECONDS + $1))
 	shift
@@ -294,6 +302,10 @@ check "bad reload keeps the running config" wait_for 2 log_has "keeping the runn
 sleep 0.3
 check "daemon still running after a bad reload" kill -0 "$DPID"
 check "knob unchanged by a bad reload" knob_is 12
+
+# --- knob ownership: restore, yield, override, crash, dry run -----------------
+# What is restored on exit after SIGTERM, a yield, SIGKILL and reloads into and out of
+# dry run; a second instance. The transitions themselves: tests/unit/test_owner.c.
 
 # SIGTERM restores the original and removes the record.
 rc=0
@@ -383,6 +395,9 @@ check "reload out of dry run records the original" test "$(cat $STATE/original 2
 stop_daemon TERM || true
 check "exit after leaving dry run restores" knob_is 60
 
+# --- policies at run time: adaptive, swap devices -----------------------------
+# The adaptive policy on moving refault counters; max = auto after swapon/swapoff.
+
 # The adaptive policy starts at N (100 on disk swap), goes to 200 on the second
 # poll of file refaults without swap-ins, and back to N on the first poll with
 # swap-ins; swap-ins that come without swap-outs (pages coming home) never take
@@ -436,6 +451,9 @@ check "and back" wait_for 15 knob_is 100
 stop_daemon TERM || true
 check "the PSI trigger refuses a stand-in file" log_has "no PSI trigger on '/proc/pressure/memory': not procfs"
 check "and leaves its content alone" cmp -s "$P" "$DATA/pressure-memory.host-idle"
+
+# --- fleets: drop-ins, status, metrics ----------------------------------------
+# Drop-ins, `autoswappiness status` (also stale after a crash), the Prometheus textfile.
 
 # Fleets: drop-ins, the status command and the Prometheus textfile.
 mkdir -p "$CONF/fleet.conf.d" "$WORK/prom"
@@ -492,6 +510,9 @@ start_daemon -c "$CONF/fleet.conf"
 check "restart after the stale-state crash" wait_for 15 log_has "found '$STATE/original' = 60"
 stop_daemon TERM || true
 check "restores after the stale-state crash" knob_is 60
+
+# --- journald -----------------------------------------------------------------
+# Structured records over the native protocol; a journald that stops reading.
 
 # journald: structured records over the native protocol, and a journald that
 # stops reading must not stall the loop (records are dropped and counted).
@@ -578,6 +599,10 @@ drop_reported() {
 }
 check "after the stall, the drop is reported" wait_for 60 drop_reported
 stop_daemon TERM || true
+
+# --- more reloads: every error, crash records, yields -------------------------
+# A failed reload as one record; a crash record and a yield across dry-run reloads.
+
 # A failed reload is one record holding every error (multi-line MESSAGE).
 printf '[limits]\nmax = 500\nbogus = 1\n' >"$CONF/twoerr.conf"
 cp "$CONF/fast.conf" "$CONF/live.conf"
@@ -634,6 +659,9 @@ sleep 0.3
 stop_daemon TERM || true
 check "the admin's 42 survives the exit" knob_is 42
 check "no record is left" test ! -e $STATE/original
+
+# --- write failures and cgroup v1 ---------------------------------------------
+# Injected write errors, a kernel before 5.8, cgroup v1 follow, a read-only knob.
 
 # Write failures injected with an LD_PRELOAD shim (tests/fault/fault.c):
 # EACCES and EPERM are one record each and the daemon keeps going; EINVAL for a
@@ -708,6 +736,9 @@ stop_daemon TERM || true
 mount -o remount,bind,rw /proc/sys/vm/swappiness
 check "knob untouched under EROFS" knob_is 60
 
+# --- files others control, the daemon's hardening -----------------------------
+# In their own files: tests/integration/harden-files.sh, daemon-hardening.sh;
+# the adaptive cycle in tests/integration/adaptive.sh.
 source "$TOP/tests/integration/harden-files.sh"
 source "$TOP/tests/integration/daemon-hardening.sh"
 source "$TOP/tests/integration/adaptive.sh"

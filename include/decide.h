@@ -1,0 +1,35 @@
+/* One decision: the policy's target, through the limits and the regulator, to
+ * the value to write and why. Pure; the loop's poll and --once share it. */
+#ifndef AUTOSWAPPINESS_DECIDE_H
+#define AUTOSWAPPINESS_DECIDE_H
+
+#include "config.h"
+#include "policy.h"
+#include "regulator.h"
+#include "sample.h"
+
+struct decision {
+	struct policy_result pr;     /* the policy's inputs, target and reason */
+	struct regulator_limits lim; /* the limits it went through */
+	struct regulator_decision dec; /* the value, and whether to write it */
+};
+
+/* The configured max, or with max = auto the top of the range that suits the
+ * swap devices in s (policy_device_max). */
+int decide_max(const struct config *cfg, const struct sample *s);
+
+/* The regulator's limits from the config, with max resolved (max = auto) and
+ * the kernel's own limit. */
+struct regulator_limits decide_limits(const struct config *cfg, int max, int kernel_max);
+
+/*
+ * Decides from the sample cur (prev: the one before it, or NULL) and the
+ * value the knob holds now (current). state is the policy's history, or NULL
+ * for a single decision without one (--once); with it, the value decided is
+ * recorded as the one in effect. Returns 0 and fills *ret, or a negative errno
+ * (-EINVAL: limits or policy inconsistent, which a validated config rules out).
+ */
+int decide(const struct config *cfg, int max, int kernel_max, struct policy_state *state, struct regulator *reg,
+	   const struct sample *prev, const struct sample *cur, int current, struct decision *ret);
+
+#endif

@@ -1,0 +1,75 @@
+/* Who owns vm.swappiness: the original value to restore, a yield to someone
+ * else, a dry run, and the records that carry these across a crash. Pure: each
+ * transition updates the struct and returns what the caller must do (write
+ * records, restore the knob); it does no I/O itself. */
+#ifndef AUTOSWAPPINESS_OWNER_H
+#define AUTOSWAPPINESS_OWNER_H
+
+#include <stdbool.h>
+
+struct owner {
+	int original;  /* what to restore on exit */
+	int expected;  /* what the knob should hold: our last write, or what we found */
+	bool owns_knob; /* the original is recorded: restore it on exit */
+	bool yielded;  /* someone else set the knob: hands off until reload */
+	bool dry_run;
+	int dry_value; /* the value a dry run pretends to have written */
+	int cg_value;  /* what the memory cgroups that follow the knob hold */
+};
+
+/* The records found in the state directory (knob_record_load's results):
+ * each r is 0 (value holds the record), -ENOENT (none) or another negative
+ * errno (unreadable). */
+struct owner_records {
+	int original_r, original;
+	int yielded_r, yielded;
+};
+
+/*
+ * What a transition asks the caller to do, in this order: write o->original to
+ * the knob (and stop there if that fails: the records stay for the next start);
+ * make the cgroups that follow go to o->original; remove the "original"
+ * record; record o->original; remove the "yielded" record; record o->cg_value
+ * as yielded. The OWNER_NOTE_* bits only say what happened, for the log.
+ */
+enum {
+	OWNER_RESTORE = 1u << 0,
+	OWNER_FOLLOW_ORIGINAL = 1u << 1,
+	OWNER_REMOVE_ORIGINAL = 1u << 2,
+	OWNER_SAVE_ORIGINAL = 1u << 3,
+	OWNER_REMOVE_YIELDED = 1u << 4,
+	OWNER_SAVE_YIELDED = 1u << 5,
+	OWNER_NOTE_CLAIMED = 1u << 8,	       /* took charge of the knob, from the records */
+	OWNER_NOTE_FOUND_ORIGINAL = 1u << 9,   /* a crashed instance's original wins */
+	OWNER_NOTE_FOUND_YIELDED = 1u << 10,   /* a crashed instance had yielded: so do we */
+	OWNER_NOTE_DRY_RUN_RECORD = 1u << 11,  /* a dry run found an original and leaves it */
+	OWNER_NOTE_LEAVE_YIELDED = 1u << 12,   /* exit leaves someone else's value */
+	OWNER_NOTE_ALREADY_ORIGINAL = 1u << 13, /* exit finds the original in place */
+};
+
+/* Start with the knob holding knob_value. A real run takes charge (records
+ * left by an instance that did not exit cleanly win); a dry run owns nothing
+ * and leaves the records for the next real start. */
+unsigned owner_start(struct owner *o, int knob_value, bool dry_run, const struct owner_records *rec);
+
+/* Whether knob_value means someone else set the knob. A dry run watches too
+ * while there is something to restore (after a reload into it). */
+bool owner_changed_elsewhere(const struct owner *o, int knob_value);
+
+/* Someone else set the knob to knob_value: hands off until a reload, also
+ * across a crash and restart. */
+unsigned owner_yield(struct owner *o, int knob_value);
+
+/* A reload, with dry_run now on or off and the knob holding knob_value
+ * (negative: unreadable, then only the dry-run flag changes). It ends a yield
+ * (someone else's value becomes the original); out of a dry run it takes
+ * charge if nothing is owned yet; into one it pretends from knob_value. */
+unsigned owner_reload(struct owner *o, bool dry_run, int knob_value, const struct owner_records *rec);
+
+/* The knob's value as the regulator should see it. */
+int owner_current(const struct owner *o, int knob_value);
+
+/* The exit, with the knob holding knob_value (negative: unreadable). */
+unsigned owner_exit(const struct owner *o, int knob_value);
+
+#endif

@@ -1,0 +1,37 @@
+#include "decide.h"
+
+int
+decide_max(const struct config *cfg, const struct sample *s)
+{
+	return cfg->max == CONFIG_MAX_AUTO ? policy_device_max(s) : cfg->max;
+}
+
+struct regulator_limits
+decide_limits(const struct config *cfg, int max, int kernel_max)
+{
+	return (struct regulator_limits){
+		/* A min above what max = auto allows yields to the devices' range. */
+		.min = cfg->min < max ? cfg->min : max,
+		.max = max,
+		.step = cfg->step,
+		.smoothing_pct = cfg->smoothing_pct,
+		.kernel_max = kernel_max,
+	};
+}
+
+int
+decide(const struct config *cfg, int max, int kernel_max, struct policy_state *state, struct regulator *reg,
+       const struct sample *prev, const struct sample *cur, int current, struct decision *ret)
+{
+	int r;
+
+	ret->lim = decide_limits(cfg, max, kernel_max);
+	r = policy_evaluate(cfg->policy, state, prev, cur, &ret->pr);
+	if (r >= 0)
+		r = regulator_next(reg, &ret->lim, ret->pr.target, current, &ret->dec);
+	if (r < 0)
+		return r;
+	if (state)
+		policy_observe(state, ret->dec.value);
+	return 0;
+}

@@ -1,0 +1,128 @@
+#include "owner.h"
+
+#include <errno.h>
+
+/* Takes charge of the knob. The records left by an instance that did not exit
+ * cleanly win over what the knob holds now: its original (the knob may hold
+ * that instance's own last write), and its yield (the knob holds someone
+ * else's value: keep off it until a reload). Otherwise the knob's value is
+ * recorded as the original. */
+static unsigned
+claim(struct owner *o, int knob_value, const struct owner_records *rec)
+{
+	unsigned todo = OWNER_NOTE_CLAIMED;
+
+	o->cg_value = knob_value;
+	o->owns_knob = true;
+	if (rec->original_r == 0) {
+		o->original = rec->original;
+		todo |= OWNER_NOTE_FOUND_ORIGINAL;
+	} else {
+		o->original = knob_value;
+		todo |= OWNER_SAVE_ORIGINAL;
+	}
+	if (rec->yielded_r == -ENOENT)
+		return todo;
+	/* A record that cannot be read still says that someone else is in charge. */
+	if (rec->yielded_r == 0)
+		o->cg_value = rec->yielded;
+	o->yielded = true;
+	o->expected = knob_value;
+	return todo | OWNER_NOTE_FOUND_YIELDED;
+}
+
+unsigned
+owner_start(struct owner *o, int knob_value, bool dry_run, const struct owner_records *rec)
+{
+	*o = (struct owner){
+		.original = knob_value,
+		.expected = knob_value,
+		.dry_run = dry_run,
+		.dry_value = knob_value,
+		.cg_value = knob_value,
+	};
+	if (!dry_run)
+		return claim(o, knob_value, rec);
+	/* A dry run never writes, so it restores nothing. */
+	return rec->original_r == 0 ? OWNER_NOTE_DRY_RUN_RECORD : 0;
+}
+
+bool
+owner_changed_elsewhere(const struct owner *o, int knob_value)
+{
+	return !(o->dry_run && !o->owns_knob) && knob_value != o->expected;
+}
+
+unsigned
+owner_yield(struct owner *o, int knob_value)
+{
+	o->yielded = true;
+	o->expected = knob_value;
+	return OWNER_SAVE_YIELDED;
+}
+
+/* A reload ends a yield: the value someone else set becomes the original (the
+ * one the cgroups that followed go back to, even when the reload turns on a
+ * dry run and the knob is left alone), and the old records no longer apply. */
+static unsigned
+end_yield(struct owner *o, int knob_value)
+{
+	unsigned todo = OWNER_REMOVE_ORIGINAL;
+
+	o->yielded = false;
+	o->expected = knob_value;
+	o->dry_value = knob_value;
+	o->original = knob_value;
+	o->owns_knob = false;
+	if (!o->dry_run) {
+		o->owns_knob = true;
+		todo |= OWNER_SAVE_ORIGINAL;
+	}
+	return todo | OWNER_REMOVE_YIELDED;
+}
+
+unsigned
+owner_reload(struct owner *o, bool dry_run, int knob_value, const struct owner_records *rec)
+{
+	bool was_dry_run = o->dry_run;
+
+	o->dry_run = dry_run;
+	if (knob_value < 0)
+		return 0;
+	if (o->yielded)
+		return end_yield(o, knob_value);
+	if (was_dry_run && !dry_run && !o->owns_knob) {
+		o->expected = knob_value;
+		return claim(o, knob_value, rec);
+	}
+	if (!was_dry_run && dry_run)
+		o->dry_value = knob_value;
+	return 0;
+}
+
+int
+owner_current(const struct owner *o, int knob_value)
+{
+	return o->dry_run ? o->dry_value : knob_value;
+}
+
+unsigned
+owner_exit(const struct owner *o, int knob_value)
+{
+	unsigned todo;
+
+	/* Even after a reload into dry run: what we changed goes back. */
+	if (!o->owns_knob)
+		return OWNER_FOLLOW_ORIGINAL;
+	if (o->yielded)
+		todo = OWNER_NOTE_LEAVE_YIELDED;
+	else if (knob_value >= 0 && knob_value == o->original)
+		todo = OWNER_NOTE_ALREADY_ORIGINAL;
+	else
+		todo = OWNER_RESTORE;
+	/* After a yield too: the cgroups that followed us go back. The original
+	 * record goes first: a crash in between leaves the yield, which keeps the
+	 * next start off the knob, rather than the original alone, which would
+	 * have it written back over someone else's value. */
+	return todo | OWNER_FOLLOW_ORIGINAL | OWNER_REMOVE_ORIGINAL | OWNER_REMOVE_YIELDED;
+}

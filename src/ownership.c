@@ -1,0 +1,164 @@
+#include "ownership.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "fileio.h"
+#include "journal.h"
+#include "kpath.h"
+
+static void
+remove_record(const struct ownership_io *io, enum knob_record rec)
+{
+	int r;
+
+	r = knob_record_remove(io->state_dir, rec);
+	if (r < 0)
+		journal_log(LOG_WARNING, MSGID_ERROR, "failed to remove '%s/%s': %s", io->state_dir,
+			    knob_record_name(rec), strerror(-r));
+}
+
+static void
+save_record(const struct ownership_io *io, enum knob_record rec, int value, const char *consequence)
+{
+	int r;
+
+	r = knob_record_save(io->state_dir, rec, value);
+	if (r < 0)
+		journal_log(LOG_WARNING, MSGID_ERROR, "failed to record the %s in '%s/%s': %s; %s",
+			    rec == KNOB_RECORD_YIELDED ? "yield" : "original value", io->state_dir,
+			    knob_record_name(rec), strerror(-r), consequence);
+}
+
+/* The records an instance that did not exit cleanly left behind. */
+static void
+load_records(const struct ownership_io *io, struct owner_records *rec)
+{
+	rec->original_r = knob_record_load(io->state_dir, KNOB_RECORD_ORIGINAL, &rec->original);
+	rec->yielded_r = knob_record_load(io->state_dir, KNOB_RECORD_YIELDED, &rec->yielded);
+}
+
+/* Writes the original value back on exit. Returns false when that failed. */
+static bool
+restore_knob(const struct ownership_io *io, const struct owner *o, int knob_value)
+{
+	int r, readback;
+
+	r = knob_write(io->knob, o->original, &readback);
+	if (r < 0) {
+		journal_log(LOG_ERR, MSGID_ERROR, "failed to restore '%s' to %d: %s", KPATH_SWAPPINESS,
+			    o->original, strerror(-r));
+		return false;
+	}
+	struct journal_decision jd = { .policy = io->policy,
+				       .swappiness = o->original,
+				       .previous = knob_value,
+				       .result = NULL,
+				       .reason = "restore the original value on exit" };
+
+	journal_decision(LOG_NOTICE, MSGID_RESTORE, &jd, "restored swappiness %d", o->original);
+	return true;
+}
+
+/* Does what an ownership transition asks for, in owner.h's order. Returns false
+ * when the restore failed: the records then stay for the next start. */
+static bool
+perform(const struct ownership_io *io, const struct owner *o, unsigned todo, int knob_value)
+{
+	if ((todo & OWNER_RESTORE) && !restore_knob(io, o, knob_value))
+		return false;
+	if (todo & OWNER_FOLLOW_ORIGINAL)
+		io->follow(io->userdata, o->original);
+	if (todo & OWNER_REMOVE_ORIGINAL)
+		remove_record(io, KNOB_RECORD_ORIGINAL);
+	if (todo & OWNER_SAVE_ORIGINAL)
+		save_record(io, KNOB_RECORD_ORIGINAL, o->original, "a crash would lose it");
+	if (todo & OWNER_REMOVE_YIELDED)
+		remove_record(io, KNOB_RECORD_YIELDED);
+	if (todo & OWNER_SAVE_YIELDED)
+		save_record(io, KNOB_RECORD_YIELDED, o->cg_value, "a restart after a crash would write again");
+	return true;
+}
+
+/* Says which "original" record a transition found (before it is acted on). */
+static void
+log_original_record(const struct ownership_io *io, unsigned todo, const struct owner_records *rec)
+{
+	if (todo & OWNER_NOTE_FOUND_ORIGINAL)
+		journal_log(LOG_NOTICE, NULL,
+			    "found '%s/original' = %d from an instance that did not exit cleanly; will restore that",
+			    io->state_dir, rec->original);
+	else if ((todo & OWNER_NOTE_CLAIMED) && rec->original_r != -ENOENT)
+		journal_log(LOG_WARNING, MSGID_ERROR, "ignoring '%s/original': %s", io->state_dir,
+			    fileio_strerror(rec->original_r));
+	if (todo & OWNER_NOTE_DRY_RUN_RECORD)
+		journal_log(LOG_NOTICE, NULL,
+			    "found '%s/original' = %d from an instance that did not exit cleanly; a dry run leaves "
+			    "it for the next real start",
+			    io->state_dir, rec->original);
+}
+
+/* Says that a transition found a "yielded" record and keeps off the knob. */
+static void
+log_yielded_record(const struct ownership_io *io, unsigned todo, const struct owner_records *rec, int knob_value)
+{
+	if (!(todo & OWNER_NOTE_FOUND_YIELDED))
+		return;
+	if (rec->yielded_r < 0)
+		journal_log(LOG_WARNING, MSGID_ERROR, "cannot read '%s/yielded': %s; yielding all the same",
+			    io->state_dir, fileio_strerror(rec->yielded_r));
+	journal_log(LOG_NOTICE, NULL,
+		    "found '%s/yielded' from an instance that did not exit cleanly: someone else set %s; leaving it "
+		    "at %d until reload",
+		    io->state_dir, KPATH_SWAPPINESS, knob_value);
+}
+
+/* Runs an ownership transition's effects with the records it was given. */
+static void
+perform_with_records(const struct ownership_io *io, const struct owner *o, unsigned todo,
+		     const struct owner_records *rec, int knob_value)
+{
+	log_original_record(io, todo, rec);
+	perform(io, o, todo, knob_value);
+	log_yielded_record(io, todo, rec, knob_value);
+}
+
+void
+ownership_start(const struct ownership_io *io, struct owner *o, int knob_value, bool dry_run)
+{
+	struct owner_records rec;
+
+	load_records(io, &rec);
+	perform_with_records(io, o, owner_start(o, knob_value, dry_run, &rec), &rec, knob_value);
+}
+
+void
+ownership_reload(const struct ownership_io *io, struct owner *o, bool dry_run, int knob_value)
+{
+	struct owner_records rec;
+
+	load_records(io, &rec);
+	perform_with_records(io, o, owner_reload(o, dry_run, knob_value, &rec), &rec, knob_value);
+}
+
+void
+ownership_yield(const struct ownership_io *io, struct owner *o, int knob_value)
+{
+	perform(io, o, owner_yield(o, knob_value), knob_value);
+}
+
+void
+ownership_exit(const struct ownership_io *io, const struct owner *o)
+{
+	unsigned todo;
+	int knob_value;
+
+	if (knob_read(io->knob, &knob_value) < 0)
+		knob_value = -1;
+	todo = owner_exit(o, knob_value);
+	if (todo & OWNER_NOTE_LEAVE_YIELDED)
+		journal_log(LOG_NOTICE, NULL, "leaving swappiness at %d as set by someone else", o->expected);
+	if (todo & OWNER_NOTE_ALREADY_ORIGINAL)
+		journal_log(LOG_INFO, NULL, "swappiness is already the original %d", o->original);
+	perform(io, o, todo, knob_value);
+}

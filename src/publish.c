@@ -1,0 +1,82 @@
+#include "publish.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fileio.h"
+#include "journal.h"
+
+void
+publish_init(struct publisher *p)
+{
+	p->state_len = p->metrics_len = -1;
+	p->state_err = p->metrics_err = 0;
+}
+
+/* Writes buf to path if it differs from last (the previous write). Logs a
+ * failure once until it changes. */
+static void
+publish_file(const char *path, const char *buf, int len, char *last, int *last_len, int *err)
+{
+	int r;
+
+	if (len < 0) {
+		journal_log_once(err, -ENOBUFS, LOG_ERR, MSGID_ERROR, "'%s' does not fit its buffer; not written",
+				 path);
+		return;
+	}
+	if (len == *last_len && memcmp(buf, last, (size_t)len) == 0 && *err == 0)
+		return;
+	r = fileio_write_atomic(path, buf, (size_t)len, 0644);
+	if (r < 0) {
+		journal_log_once(err, r, LOG_ERR, MSGID_ERROR, "failed to write '%s': %s", path, strerror(-r));
+		return;
+	}
+	*err = 0;
+	memcpy(last, buf, (size_t)len);
+	*last_len = len;
+}
+
+void
+publish(struct publisher *p, const char *state_dir, const char *metrics_path, const struct status_snapshot *st)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/state", state_dir);
+	publish_file(path, p->state_buf, status_render_state(st, p->state_buf, sizeof(p->state_buf)),
+		     p->state_last, &p->state_len, &p->state_err);
+	if (metrics_path[0])
+		publish_file(metrics_path, p->metrics_buf,
+			     status_render_metrics(st, p->metrics_buf, sizeof(p->metrics_buf)), p->metrics_last,
+			     &p->metrics_len, &p->metrics_err);
+}
+
+static void
+remove_file(const char *path)
+{
+	if (unlink(path) < 0 && errno != ENOENT)
+		journal_log(LOG_WARNING, MSGID_ERROR, "failed to remove '%s': %s", path, strerror(errno));
+}
+
+void
+publish_metrics_moved(struct publisher *p, const char *old_path)
+{
+	if (old_path[0])
+		remove_file(old_path);
+	p->metrics_len = -1;
+	p->metrics_err = 0;
+}
+
+void
+publish_remove(const char *state_dir, const char *metrics_path)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/state", state_dir);
+	remove_file(path);
+	if (metrics_path[0])
+		remove_file(metrics_path);
+}

@@ -1,0 +1,149 @@
+#include "wakeup.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "journal.h"
+#include "kpath.h"
+#include "sample.h"
+
+int
+wakeup_block_signals(void)
+{
+	sigset_t mask;
+
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGHUP);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGINT);
+	return sigprocmask(SIG_BLOCK, &mask, NULL) < 0 ? -errno : 0;
+}
+
+void
+wakeup_init(struct wakeup *w, const struct config *cfg, void (*poll)(void *userdata), void *userdata)
+{
+	*w = (struct wakeup){ .psi_fd = -1, .cfg = cfg, .poll = poll, .userdata = userdata };
+}
+
+static unsigned
+next_interval_ms(const struct wakeup *w)
+{
+	/* Without a working PSI trigger nothing wakes the daemon early, so the
+	 * calm interval would be the reaction time: poll at the busy pace. */
+	bool no_wakeup = w->cfg->psi_trigger_ms > 0 && w->psi_fd < 0;
+
+	if ((w->busy || no_wakeup) && w->cfg->busy_interval_ms < w->cfg->interval_ms)
+		return w->cfg->busy_interval_ms;
+	return w->cfg->interval_ms;
+}
+
+static int
+on_timer(sd_event_source *s, uint64_t usec, void *userdata)
+{
+	struct wakeup *w = userdata;
+	int r;
+
+	(void)usec;
+	w->poll(w->userdata);
+	/* Poll often while memory is under pressure, rarely while it is calm. */
+	/* sd-event's default accuracy is 250 ms, which would stretch short
+	 * intervals; a tenth of the interval still lets wake-ups coalesce. */
+	r = sd_event_source_set_time_relative(s, (uint64_t)next_interval_ms(w) * 1000u);
+	if (r >= 0)
+		r = sd_event_source_set_time_accuracy(s, (uint64_t)next_interval_ms(w) * 100u);
+	if (r >= 0)
+		r = sd_event_source_set_enabled(s, SD_EVENT_ONESHOT);
+	if (r < 0) {
+		journal_log(LOG_ERR, MSGID_ERROR, "failed to re-arm the poll timer: %s", strerror(-r));
+		return sd_event_exit(sd_event_source_get_event(s), r);
+	}
+	return 0;
+}
+
+int
+wakeup_start(struct wakeup *w, sd_event *event)
+{
+	w->event = event;
+	return sd_event_add_time_relative(event, &w->timer, CLOCK_MONOTONIC, 0, 0, on_timer, w);
+}
+
+void
+wakeup_soon(struct wakeup *w)
+{
+	int r;
+
+	r = sd_event_source_set_time_relative(w->timer, 0);
+	if (r >= 0)
+		r = sd_event_source_set_enabled(w->timer, SD_EVENT_ONESHOT);
+	if (r < 0)
+		journal_log(LOG_ERR, MSGID_ERROR, "failed to re-arm the poll timer: %s", strerror(-r));
+}
+
+static void
+disarm_psi_trigger(struct wakeup *w)
+{
+	w->psi_source = sd_event_source_disable_unref(w->psi_source);
+	if (w->psi_fd >= 0)
+		close(w->psi_fd);
+	w->psi_fd = -1;
+	w->psi_trigger_ms = 0;
+}
+
+static int
+on_psi(sd_event_source *s, int fd, uint32_t revents, void *userdata)
+{
+	struct wakeup *w = userdata;
+
+	(void)s;
+	(void)fd;
+	if (revents & (EPOLLERR | EPOLLHUP)) {
+		journal_log(LOG_WARNING, MSGID_ERROR, "the PSI trigger on '%s' went away; polling on the timer only",
+			    KPATH_PSI_MEMORY);
+		disarm_psi_trigger(w);
+		return 0;
+	}
+	journal_log(LOG_DEBUG, NULL, "PSI trigger: memory stall over %u ms in %u ms", w->psi_trigger_ms,
+		    (unsigned)CONFIG_PSI_WINDOW_MS);
+	w->busy = true;
+	wakeup_soon(w);
+	return 0;
+}
+
+void
+wakeup_arm_psi(struct wakeup *w)
+{
+	const struct config *c = w->cfg;
+	int fd, r;
+
+	if (c->psi_trigger_ms == w->psi_trigger_ms)
+		return;
+	disarm_psi_trigger(w);
+	if (c->psi_trigger_ms == 0)
+		return;
+	fd = sampler_psi_trigger(c->psi_trigger_ms * 1000u, CONFIG_PSI_WINDOW_MS * 1000u);
+	if (fd < 0) {
+		journal_log(LOG_WARNING, NULL, "no PSI trigger on '%s': %s; polling every %u ms", KPATH_PSI_MEMORY,
+			    fd == -ENOTSUP ? "not procfs" : strerror(-fd),
+			    c->busy_interval_ms < c->interval_ms ? c->busy_interval_ms : c->interval_ms);
+		return;
+	}
+	r = sd_event_add_io(w->event, &w->psi_source, fd, EPOLLPRI, on_psi, w);
+	if (r < 0) {
+		close(fd);
+		journal_log(LOG_WARNING, MSGID_ERROR, "cannot watch the PSI trigger: %s", strerror(-r));
+		return;
+	}
+	w->psi_fd = fd;
+	w->psi_trigger_ms = c->psi_trigger_ms;
+	journal_log(LOG_INFO, NULL, "PSI trigger armed: some %u ms per %u ms", w->psi_trigger_ms,
+		    (unsigned)CONFIG_PSI_WINDOW_MS);
+}
+
+void
+wakeup_stop(struct wakeup *w)
+{
+	disarm_psi_trigger(w);
+	w->timer = sd_event_source_unref(w->timer);
+}

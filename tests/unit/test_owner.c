@@ -1,0 +1,509 @@
+/* Unit tests for knob ownership (owner.c): each transition, and the sequences
+ * the integration tests drive through the real daemon (yield then reload,
+ * reload into and out of a dry run, a yield during a dry run, the records a
+ * crashed instance left, and the exit after each). A small fake world (the
+ * knob, the two records, the cgroups that follow) carries out what each
+ * transition asks for, in owner.h's order, as daemon.c does. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "owner.h"
+
+struct world {
+	int knob;
+	bool has_original, has_yielded;
+	int original, yielded; /* the records' contents */
+	int cg;		       /* what the cgroups that follow hold */
+	bool restore_fails;
+};
+
+static struct owner_records
+records_of(const struct world *w)
+{
+	return (struct owner_records){
+		.original_r = w->has_original ? 0 : -ENOENT,
+		.original = w->has_original ? w->original : -1,
+		.yielded_r = w->has_yielded ? 0 : -ENOENT,
+		.yielded = w->has_yielded ? w->yielded : -1,
+	};
+}
+
+/* What daemon.c's perform() does, on the fake world. */
+static void
+apply(struct world *w, const struct owner *o, unsigned todo)
+{
+	if (todo & OWNER_RESTORE) {
+		if (w->restore_fails)
+			return;
+		w->knob = o->original;
+	}
+	if (todo & OWNER_FOLLOW_ORIGINAL)
+		w->cg = o->original;
+	if (todo & OWNER_REMOVE_ORIGINAL)
+		w->has_original = false;
+	if (todo & OWNER_SAVE_ORIGINAL) {
+		w->has_original = true;
+		w->original = o->original;
+	}
+	if (todo & OWNER_REMOVE_YIELDED)
+		w->has_yielded = false;
+	if (todo & OWNER_SAVE_YIELDED) {
+		w->has_yielded = true;
+		w->yielded = o->cg_value;
+	}
+}
+
+static unsigned
+start(struct owner *o, struct world *w, bool dry_run)
+{
+	struct owner_records rec = records_of(w);
+	unsigned todo = owner_start(o, w->knob, dry_run, &rec);
+
+	apply(w, o, todo);
+	return todo;
+}
+
+static unsigned
+reload(struct owner *o, struct world *w, bool dry_run)
+{
+	struct owner_records rec = records_of(w);
+	unsigned todo = owner_reload(o, dry_run, w->knob, &rec);
+
+	apply(w, o, todo);
+	return todo;
+}
+
+/* The loop writes value (as poll_once does after a successful write). */
+static void
+write_knob(struct owner *o, struct world *w, int value)
+{
+	assert_false(owner_changed_elsewhere(o, w->knob));
+	w->knob = value;
+	o->expected = value;
+	w->cg = value;
+	o->cg_value = value;
+}
+
+/* Someone else sets the knob; the next poll sees it and yields. */
+static void
+set_elsewhere_and_yield(struct owner *o, struct world *w, int value)
+{
+	w->knob = value;
+	assert_true(owner_changed_elsewhere(o, w->knob));
+	apply(w, o, owner_yield(o, w->knob));
+}
+
+static unsigned
+exit_(struct owner *o, struct world *w)
+{
+	unsigned todo = owner_exit(o, w->knob);
+
+	apply(w, o, todo);
+	return todo;
+}
+
+static void
+test_start_fresh_then_exit(void **state)
+{
+	struct world w = { .knob = 60, .cg = 60 };
+	struct owner o;
+	unsigned todo;
+
+	(void)state;
+	todo = start(&o, &w, false);
+	assert_true(todo & OWNER_NOTE_CLAIMED);
+	assert_true(todo & OWNER_SAVE_ORIGINAL);
+	assert_false(todo & (OWNER_NOTE_FOUND_ORIGINAL | OWNER_NOTE_FOUND_YIELDED));
+	assert_true(o.owns_knob);
+	assert_false(o.yielded);
+	assert_int_equal(o.original, 60);
+	assert_int_equal(o.expected, 60);
+	assert_true(w.has_original);
+	assert_int_equal(w.original, 60);
+	write_knob(&o, &w, 23);
+	assert_int_equal(owner_current(&o, w.knob), 23);
+	todo = exit_(&o, &w);
+	assert_true(todo & OWNER_RESTORE);
+	assert_int_equal(w.knob, 60);
+	assert_int_equal(w.cg, 60);
+	assert_false(w.has_original);
+	assert_false(w.has_yielded);
+}
+
+/* A restart after SIGKILL: the record wins over the knob (the crashed
+ * instance's own last write), and is not rewritten. */
+static void
+test_start_finds_crash_record(void **state)
+{
+	struct world w = { .knob = 23, .has_original = true, .original = 60, .cg = 23 };
+	struct owner o;
+	unsigned todo;
+
+	(void)state;
+	todo = start(&o, &w, false);
+	assert_true(todo & OWNER_NOTE_FOUND_ORIGINAL);
+	assert_false(todo & OWNER_SAVE_ORIGINAL);
+	assert_true(o.owns_knob);
+	assert_int_equal(o.original, 60);
+	assert_int_equal(o.expected, 23);
+	assert_false(o.yielded);
+	todo = exit_(&o, &w);
+	assert_true(todo & OWNER_RESTORE);
+	assert_int_equal(w.knob, 60);
+	assert_false(w.has_original);
+}
+
+/* An unreadable record is no record: the knob's value becomes the original. */
+static void
+test_start_unreadable_original(void **state)
+{
+	struct world w = { .knob = 40, .cg = 40 };
+	struct owner_records rec = { .original_r = -EBADFD, .original = 99, .yielded_r = -ENOENT };
+	struct owner o;
+	unsigned todo;
+
+	(void)state;
+	todo = owner_start(&o, w.knob, false, &rec);
+	assert_true(todo & OWNER_NOTE_CLAIMED);
+	assert_true(todo & OWNER_SAVE_ORIGINAL);
+	assert_false(todo & OWNER_NOTE_FOUND_ORIGINAL);
+	assert_int_equal(o.original, 40);
+}
+
+/* The crashed instance had yielded: keep off the knob until a reload, leave it
+ * on exit, and let the cgroups that followed it go back to the original. */
+static void
+test_start_finds_yielded_record(void **state)
+{
+	struct world w = { .knob = 77, .has_original = true, .original = 60, .has_yielded = true, .yielded = 23,
+			   .cg = 23 };
+	struct owner o;
+	unsigned todo;
+
+	(void)state;
+	todo = start(&o, &w, false);
+	assert_true(todo & OWNER_NOTE_FOUND_YIELDED);
+	assert_true(todo & OWNER_NOTE_FOUND_ORIGINAL);
+	assert_true(o.yielded);
+	assert_int_equal(o.expected, 77);
+	assert_int_equal(o.cg_value, 23);
+	assert_int_equal(o.original, 60);
+	todo = exit_(&o, &w);
+	assert_true(todo & OWNER_NOTE_LEAVE_YIELDED);
+	assert_false(todo & OWNER_RESTORE);
+	assert_int_equal(w.knob, 77);
+	assert_int_equal(w.cg, 60);
+	assert_false(w.has_original);
+	assert_false(w.has_yielded);
+}
+
+/* A yield record that cannot be read still says someone else is in charge. */
+static void
+test_start_unreadable_yielded(void **state)
+{
+	struct owner_records rec = { .original_r = -ENOENT, .yielded_r = -EINVAL, .yielded = 5 };
+	struct owner o;
+	unsigned todo;
+
+	(void)state;
+	todo = owner_start(&o, 77, false, &rec);
+	assert_true(todo & OWNER_NOTE_FOUND_YIELDED);
+	assert_true(o.yielded);
+	assert_int_equal(o.cg_value, 77);
+	assert_int_equal(o.expected, 77);
+}
+
+/* A dry run owns nothing, writes no record and leaves a crashed instance's
+ * record for the next real start. */
+static void
+test_start_dry_run(void **state)
+{
+	struct world w = { .knob = 23, .has_original = true, .original = 60, .cg = 23 };
+	struct owner o;
+	unsigned todo;
+
+	(void)state;
+	todo = start(&o, &w, true);
+	assert_int_equal(todo, OWNER_NOTE_DRY_RUN_RECORD);
+	assert_false(o.owns_knob);
+	assert_int_equal(o.original, 23);
+	/* Someone else setting the knob is no yield: there is nothing to restore. */
+	assert_false(owner_changed_elsewhere(&o, 77));
+	o.dry_value = 40; /* a decision the dry run only pretends to write */
+	assert_int_equal(owner_current(&o, 23), 40);
+	todo = exit_(&o, &w);
+	assert_int_equal(todo, OWNER_FOLLOW_ORIGINAL);
+	assert_int_equal(w.knob, 23);
+	assert_true(w.has_original);
+	assert_int_equal(w.original, 60);
+
+	w.has_original = false;
+	assert_int_equal(start(&o, &w, true), 0);
+	assert_false(w.has_original);
+}
+
+static void
+test_yield_then_reload(void **state)
+{
+	struct world w = { .knob = 60, .cg = 60 };
+	struct owner o;
+	unsigned todo;
+
+	(void)state;
+	start(&o, &w, false);
+	write_knob(&o, &w, 23);
+	assert_false(owner_changed_elsewhere(&o, 23));
+	set_elsewhere_and_yield(&o, &w, 77);
+	assert_true(o.yielded);
+	assert_int_equal(o.expected, 77);
+	assert_true(w.has_yielded);
+	assert_int_equal(w.yielded, 23); /* what the cgroups that follow hold */
+	/* The reload: the value someone else set becomes the original. */
+	todo = reload(&o, &w, false);
+	assert_int_equal(todo & (OWNER_REMOVE_ORIGINAL | OWNER_SAVE_ORIGINAL | OWNER_REMOVE_YIELDED),
+			 OWNER_REMOVE_ORIGINAL | OWNER_SAVE_ORIGINAL | OWNER_REMOVE_YIELDED);
+	assert_false(o.yielded);
+	assert_true(o.owns_knob);
+	assert_int_equal(o.original, 77);
+	assert_true(w.has_original);
+	assert_int_equal(w.original, 77);
+	assert_false(w.has_yielded);
+	write_knob(&o, &w, 23);
+	exit_(&o, &w);
+	assert_int_equal(w.knob, 77);
+	assert_false(w.has_original);
+}
+
+/* A yielded daemon exits: the knob stays, the records go. */
+static void
+test_yield_then_exit(void **state)
+{
+	struct world w = { .knob = 60, .cg = 60 };
+	struct owner o;
+	unsigned todo;
+
+	(void)state;
+	start(&o, &w, false);
+	write_knob(&o, &w, 23);
+	set_elsewhere_and_yield(&o, &w, 77);
+	todo = exit_(&o, &w);
+	assert_true(todo & OWNER_NOTE_LEAVE_YIELDED);
+	assert_int_equal(w.knob, 77);
+	assert_int_equal(w.cg, 60);
+	assert_false(w.has_original);
+	assert_false(w.has_yielded);
+}
+
+/* A reload into dry run ends the yield but owns nothing: the exit writes
+ * nothing, and the cgroups that followed go to the value someone else set. */
+static void
+test_yield_then_reload_into_dry_run(void **state)
+{
+	struct world w = { .knob = 60, .cg = 60 };
+	struct owner o;
+	unsigned todo;
+
+	(void)state;
+	start(&o, &w, false);
+	write_knob(&o, &w, 23);
+	set_elsewhere_and_yield(&o, &w, 77);
+	todo = reload(&o, &w, true);
+	assert_false(todo & OWNER_SAVE_ORIGINAL);
+	assert_false(o.yielded);
+	assert_false(o.owns_knob);
+	assert_true(o.dry_run);
+	assert_int_equal(o.original, 77);
+	assert_int_equal(owner_current(&o, 77), 77);
+	assert_false(w.has_original);
+	assert_false(w.has_yielded);
+	todo = exit_(&o, &w);
+	assert_int_equal(todo, OWNER_FOLLOW_ORIGINAL);
+	assert_int_equal(w.knob, 77);
+	assert_int_equal(w.cg, 77);
+}
+
+/* Reloading into dry run after a write: the exit still restores, and the
+ * dry run still watches for someone else (there is something to restore). */
+static void
+test_reload_into_dry_run(void **state)
+{
+	struct world w = { .knob = 60, .cg = 60 };
+	struct owner o;
+	unsigned todo;
+
+	(void)state;
+	start(&o, &w, false);
+	write_knob(&o, &w, 23);
+	assert_int_equal(reload(&o, &w, true), 0);
+	assert_true(o.dry_run);
+	assert_true(o.owns_knob);
+	assert_int_equal(o.dry_value, 23);
+	assert_int_equal(owner_current(&o, 23), 23);
+	assert_true(owner_changed_elsewhere(&o, 77));
+	todo = exit_(&o, &w);
+	assert_true(todo & OWNER_RESTORE);
+	assert_int_equal(w.knob, 60);
+	assert_false(w.has_original);
+}
+
+/* Yield during a dry run that owns the knob (reloaded into it): hands off,
+ * and the exit leaves the other value. */
+static void
+test_yield_in_dry_run(void **state)
+{
+	struct world w = { .knob = 60, .cg = 60 };
+	struct owner o;
+	unsigned todo;
+
+	(void)state;
+	start(&o, &w, false);
+	write_knob(&o, &w, 23);
+	reload(&o, &w, true);
+	set_elsewhere_and_yield(&o, &w, 77);
+	assert_true(o.yielded);
+	assert_true(w.has_yielded);
+	todo = exit_(&o, &w);
+	assert_true(todo & OWNER_NOTE_LEAVE_YIELDED);
+	assert_int_equal(w.knob, 77);
+	assert_false(w.has_yielded);
+}
+
+/* Reloading out of a dry run: the original is recorded before the first write. */
+static void
+test_reload_out_of_dry_run(void **state)
+{
+	struct world w = { .knob = 60, .cg = 60 };
+	struct owner o;
+	unsigned todo;
+
+	(void)state;
+	start(&o, &w, true);
+	assert_false(w.has_original);
+	w.knob = 50; /* someone else, while the dry run looked on */
+	todo = reload(&o, &w, false);
+	assert_true(todo & OWNER_NOTE_CLAIMED);
+	assert_true(todo & OWNER_SAVE_ORIGINAL);
+	assert_true(o.owns_knob);
+	assert_false(o.dry_run);
+	assert_int_equal(o.original, 50);
+	assert_int_equal(o.expected, 50);
+	assert_true(w.has_original);
+	assert_int_equal(w.original, 50);
+	write_knob(&o, &w, 23);
+	exit_(&o, &w);
+	assert_int_equal(w.knob, 50);
+	assert_false(w.has_original);
+	/* A second reload out of nothing changes nothing. */
+	start(&o, &w, false);
+	assert_int_equal(reload(&o, &w, false), 0);
+}
+
+/* Out of a dry run with a crashed instance's records: they win, as at start. */
+static void
+test_reload_out_of_dry_run_finds_records(void **state)
+{
+	struct world w = { .knob = 23, .has_original = true, .original = 60, .cg = 23 };
+	struct owner o;
+	unsigned todo;
+
+	(void)state;
+	start(&o, &w, true);
+	todo = reload(&o, &w, false);
+	assert_true(todo & OWNER_NOTE_FOUND_ORIGINAL);
+	assert_int_equal(o.original, 60);
+	exit_(&o, &w);
+	assert_int_equal(w.knob, 60);
+}
+
+/* A reload that cannot read the knob changes only the dry-run flag. */
+static void
+test_reload_knob_unreadable(void **state)
+{
+	struct owner_records rec = { .original_r = -ENOENT, .yielded_r = -ENOENT };
+	struct world w = { .knob = 60, .cg = 60 };
+	struct owner o, before;
+
+	(void)state;
+	start(&o, &w, false);
+	set_elsewhere_and_yield(&o, &w, 77);
+	before = o;
+	assert_int_equal(owner_reload(&o, true, -1, &rec), 0);
+	assert_true(o.dry_run);
+	assert_true(o.yielded);
+	assert_int_equal(o.original, before.original);
+	assert_int_equal(o.expected, before.expected);
+}
+
+static void
+test_exit_cases(void **state)
+{
+	struct world w = { .knob = 60, .cg = 60 };
+	struct owner o;
+	unsigned todo;
+
+	(void)state;
+	/* Already the original: nothing to write, the records still go. */
+	start(&o, &w, false);
+	todo = exit_(&o, &w);
+	assert_true(todo & OWNER_NOTE_ALREADY_ORIGINAL);
+	assert_false(todo & OWNER_RESTORE);
+	assert_false(w.has_original);
+	/* The knob cannot be read: write the original all the same. */
+	start(&o, &w, false);
+	todo = owner_exit(&o, -1);
+	assert_true(todo & OWNER_RESTORE);
+	/* The restore fails: the record stays for the next start. */
+	write_knob(&o, &w, 23);
+	w.restore_fails = true;
+	exit_(&o, &w);
+	assert_int_equal(w.knob, 23);
+	assert_true(w.has_original);
+	assert_int_equal(w.original, 60);
+}
+
+/* Override mode takes someone else's value as what the knob should hold; a
+ * value equal to our own is no change. */
+static void
+test_changed_elsewhere(void **state)
+{
+	struct world w = { .knob = 60, .cg = 60 };
+	struct owner o;
+
+	(void)state;
+	start(&o, &w, false);
+	assert_false(owner_changed_elsewhere(&o, 60));
+	assert_true(owner_changed_elsewhere(&o, 61));
+	o.expected = 61;
+	assert_false(owner_changed_elsewhere(&o, 61));
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_start_fresh_then_exit),
+		cmocka_unit_test(test_start_finds_crash_record),
+		cmocka_unit_test(test_start_unreadable_original),
+		cmocka_unit_test(test_start_finds_yielded_record),
+		cmocka_unit_test(test_start_unreadable_yielded),
+		cmocka_unit_test(test_start_dry_run),
+		cmocka_unit_test(test_yield_then_reload),
+		cmocka_unit_test(test_yield_then_exit),
+		cmocka_unit_test(test_yield_then_reload_into_dry_run),
+		cmocka_unit_test(test_reload_into_dry_run),
+		cmocka_unit_test(test_yield_in_dry_run),
+		cmocka_unit_test(test_reload_out_of_dry_run),
+		cmocka_unit_test(test_reload_out_of_dry_run_finds_records),
+		cmocka_unit_test(test_reload_knob_unreadable),
+		cmocka_unit_test(test_exit_cases),
+		cmocka_unit_test(test_changed_elsewhere),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
