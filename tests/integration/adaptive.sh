@@ -1,20 +1,10 @@
 # Sourced by tests/integration/run.sh: the adaptive policy testing its own effect
 # in the real binary (autoswappiness(8), THE ADAPTIVE POLICY). It needs swap-outs,
-# which run.sh's fake_vmstat leaves at 0.
+# which run.sh's fake_vmstat takes as its optional sixth argument.
 
 # adaptive_vmstat FILE_REFAULTS SWAPINS SWAPOUTS SCANNED: cumulative counters; the
 # swap-ins go into pswpin and workingset_refault_anon alike, the scan is all stolen.
-adaptive_vmstat() {
-	awk -v f="$1" -v i="$2" -v o="$3" -v sc="$4" '
-		/^workingset_refault_file / { printf "workingset_refault_file %012d\n", f; next }
-		/^workingset_refault_anon / { printf "workingset_refault_anon %012d\n", i; next }
-		/^pswpin / { printf "pswpin %012d\n", i; next }
-		/^pswpout / { printf "pswpout %012d\n", o; next }
-		/^pgscan_kswapd / { printf "pgscan_kswapd %012d\n", sc; next }
-		/^pgsteal_kswapd / { printf "pgsteal_kswapd %012d\n", sc; next }
-		{ print }' "$DATA/vmstat.host-idle" >"$WORK/vmstat.new"
-	put "$WORK/vmstat.new" "$V"
-}
+adaptive_vmstat() { fake_vmstat "$1" "$2" "$2" "$4" "$4" "$3"; }
 av_f=0 av_i=0 av_o=0 av_sc=0
 # adaptive_pump SECONDS FILE SWAPIN SWAPOUT COMMAND...: the counters grow by these
 # every 50 ms until COMMAND succeeds (the daemon polls every 500 ms here, so that

@@ -74,12 +74,14 @@ fake_meminfo() {
 		{ print }' "$DATA/meminfo.host-idle" >"$tmp"
 	put "$tmp" "$M"
 }
-# fake_vmstat FILE_REFAULTS ANON_REFAULTS PSWPIN PGSCAN PGSTEAL: cumulative counters.
+# fake_vmstat FILE_REFAULTS ANON_REFAULTS PSWPIN PGSCAN PGSTEAL [PSWPOUT]:
+# cumulative counters (pswpout as captured unless given).
 fake_vmstat() {
-	awk -v f="$1" -v a="$2" -v i="$3" -v sc="$4" -v st="$5" '
+	awk -v f="$1" -v a="$2" -v i="$3" -v sc="$4" -v st="$5" -v o="${6:-}" '
 		/^workingset_refault_file / { printf "workingset_refault_file %012d\n", f; next }
 		/^workingset_refault_anon / { printf "workingset_refault_anon %012d\n", a; next }
 		/^pswpin / { printf "pswpin %012d\n", i; next }
+		/^pswpout / && o != "" { printf "pswpout %012d\n", o; next }
 		/^pgscan_kswapd / { printf "pgscan_kswapd %012d\n", sc; next }
 		/^pgsteal_kswapd / { printf "pgsteal_kswapd %012d\n", st; next }
 		{ print }' "$DATA/vmstat.host-idle" >"$WORK/vmstat.new"
