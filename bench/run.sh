@@ -24,9 +24,12 @@
 #   BENCH_STATICS     static values, default "60 200" (0, 10 and 100 left out: never the best
 #                     in the run of 2026-11-30 but on phase 2, where 0-100 tie, and 100 close
 #                     only where 60 or 200 were too; see RESULTS.md)
-#   BENCH_POLICIES    daemon policies, default "ck tendency adaptive"; a policy that
-#                     `autoswappiness -n` rejects is left out with a note
-#   BENCH_EXTRA_CONFIGS  paths of further configuration files, each a row "daemon NAME"
+#   BENCH_POLICIES    daemon policies, default "tendency adaptive" (tendency ships, so its row
+#                     is "daemon default"; ck, never the best in the run of 2026-11-30, is
+#                     left out to make room); a policy that `autoswappiness -n` rejects is
+#                     left out with a note
+#   BENCH_EXTRA_CONFIGS  paths of further configuration files, each a row "daemon NAME";
+#                     default bench/configs/adaptive-max200.conf (issue 13's candidate)
 #   BENCH_REPS=3 BENCH_WARMUP=1   repetitions per setting; discarded runs at the start of
 #                     each boot. 3 fit 150 minutes for both swap modes (about 135 estimated,
 #                     see RESULTS.md); the intervals then cover about 90%. 4 make them 95%
@@ -84,8 +87,8 @@ resume=${BENCH_RESUME:-0}
 workloads=${BENCH_WORKLOADS:-phased responsiveness compile compile-stream dirtier}
 swap_modes=${BENCH_SWAP:-disk zram}
 statics=${BENCH_STATICS:-60 200}
-policies=${BENCH_POLICIES:-$([[ $quick == 1 ]] && echo "" || echo "ck tendency adaptive")}
-extra_configs=${BENCH_EXTRA_CONFIGS:-}
+policies=${BENCH_POLICIES:-$([[ $quick == 1 ]] && echo "" || echo "tendency adaptive")}
+extra_configs=${BENCH_EXTRA_CONFIGS-$([[ $quick == 1 ]] && echo "" || echo bench/configs/adaptive-max200.conf)}
 reps=${BENCH_REPS:-$([[ $quick == 1 ]] && echo 1 || echo 3)}
 warmup=${BENCH_WARMUP:-$([[ $quick == 1 ]] && echo 0 || echo 1)}
 mem_mb=${BENCH_MEM_MB:-256}
