@@ -101,7 +101,7 @@ check "the targets table: the misses with their intervals" \
 check "the default is named with the geometric means" \
 	grep -q '^\*\*Default policy chosen by this run: adaptive\*\*: .*(daemon adaptive 1.00; daemon default 1.12; daemon ck 1.27)' "$R"
 check "the configurations are kept, and say what differs from the shipped file" \
-	bash -c "cmp -s '$tmp/a/raw/configs/shipped.conf' '$tmp/a/bench/results/configs/shipped.conf' && grep -q '^| daemon ck | \[ck.conf\](results/configs/ck.conf) | \`name = ck\` |' '$R'"
+	bash -c "cmp -s '$tmp/a/raw/configs/shipped.conf' '$tmp/a/bench/results/configs/shipped.conf' && grep -q '^| daemon ck | \[ck.conf\](results/configs/ck.conf) | \`\[policy\] name = ck\` |' '$R'"
 check "runs.csv is kept with its swap and daemon_config columns" \
 	bash -c "head -n 1 '$tmp/a/bench/results/runs.csv' | grep -q '^swap,workload,setting,daemon_config,'"
 check "claim: static 0 worst on p99, verified with intervals clear of 1" \

@@ -6,6 +6,7 @@ import statistics
 
 from . import model
 from . import stats
+from . import text
 from .targets import GEOMEAN
 from .text import fmt, fmt_ci, fmt_cv, fmt_ratio, verdict_words
 
@@ -85,8 +86,8 @@ def configs_section(data):
         elif not lines:
             diff = "(file missing)"
         else:
-            d = [b for a, b in zip(shipped, lines) if a != b] + lines[len(shipped):]
-            diff = ", ".join(f"`{x.strip()}`" for x in d) or "nothing"
+            d = text.config_delta("\n".join(shipped), "\n".join(lines))
+            diff = ", ".join(f"`{x}`" for x in d) or "nothing that takes effect"
         res = [data.guest.get(sw, {}).get(f"config_{s}", "") or "?" for sw in data.swaps]
         out.append(f"| daemon {s} | [{f}.conf](results/configs/{f}.conf) | {diff} | " + " | ".join(res) + " |")
     out.append("")

@@ -26,6 +26,21 @@ def table(values):
     return out
 
 
+class ConfigDelta(unittest.TestCase):
+    SHIPPED = "[policy]\n# the rule\n#name = tendency\n\n[limits]\n#max = auto\nstep = 5\n"
+
+    def test_comments_and_layout_do_not_count(self):
+        other = "# a candidate\n[limits]\nstep = 5 ; as shipped\n\n[policy]\nname = adaptive\n[limits]\nmax = 200\n"
+        self.assertEqual(text.config_delta(self.SHIPPED, other),
+                         ["[limits] max = 200", "[policy] name = adaptive"])
+
+    def test_the_same_settings_differ_in_nothing(self):
+        self.assertEqual(text.config_delta(self.SHIPPED, "[limits]\n; comment\nstep=5\n"), [])
+
+    def test_a_removed_setting_is_named(self):
+        self.assertEqual(text.config_delta(self.SHIPPED, "[policy]\n"), ["[limits] step unset"])
+
+
 class ChooseDefault(unittest.TestCase):
     def test_lowest_geometric_mean_wins(self):
         rows = table({"static 60": (1, 1, 1, 1), "daemon default": (1.2, 1.2, 1.2, 1.2),

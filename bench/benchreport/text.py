@@ -55,3 +55,30 @@ def csv_num(v):
 def verdict_words(v):
     return {"same": "same (interval includes 1)", "worse": "**worse** (interval above 1)",
             "better": "**better** (interval below 1)"}.get(v, "no interval (too few runs)")
+
+
+def ini_settings(text):
+    """{(section, key): value} of an autoswappiness.conf text: the lines that take effect (no
+    comment lines, no blank lines; a ';' comment after a space is cut), as the daemon's ini
+    reader sees them."""
+    out, sec = {}, ""
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line[0] in "#;":
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            sec = line[1:-1].strip()
+            continue
+        key, eq, value = line.partition("=")
+        if eq:
+            out[(sec, key.strip())] = value.split(" ;")[0].strip()
+    return out
+
+
+def config_delta(shipped, other):
+    """What OTHER sets differently from SHIPPED, as "[section] key = value" (or "key unset"),
+    sorted: comments and layout do not count."""
+    a, b = ini_settings(shipped), ini_settings(other)
+    out = [f"[{s}] {k} = {b[(s, k)]}" for s, k in sorted(b) if a.get((s, k)) != b[(s, k)]]
+    out += [f"[{s}] {k} unset" for s, k in sorted(a) if (s, k) not in b]
+    return out
