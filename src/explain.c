@@ -46,11 +46,14 @@ duration(uint64_t ms, char *buf, size_t len)
 	return buf;
 }
 
-/* The time between the two looks, to the tenth of a second: the sentences are
- * the same for 1000 and 1001 ms. */
+/* The time between the two looks, to the second from one second on (to the
+ * tenth below): the sentences are the same for 1000 and 1040 ms, whatever the
+ * scheduler added to the sleep. */
 static uint64_t
 looks_ms(const struct explain_input *in)
 {
+	if (in->interval_us >= 950000)
+		return (in->interval_us + 500000) / 1000000 * 1000;
 	return (in->interval_us + 50000) / 100000 * 100;
 }
 
@@ -172,7 +175,7 @@ put_pressure(struct text *t, const struct explain_input *in)
 			put(t, "no task stalled on memory in the %s between the two looks (PSI), and ", when);
 		else
 			put(t, "no task stalled on memory in the last 10 s (PSI avg10), and ");
-		put(t, "%s.\n", when ? "reclaim freed what it scanned" : "reclaim needs two looks to judge");
+		put(t, "%s.\n", when ? "reclaim is not struggling" : "reclaim needs two looks to judge");
 		return;
 	}
 	put(t, "Memory is under pressure: ");

@@ -232,7 +232,7 @@ test_pressure(void **unused)
 	/* Calm: the same counters. */
 	t = render_from(&c, EXPLAIN_CONFIG_FILE, &prev, &cur, 60, 200);
 	assert_has(t, "\nMemory is calm: no task stalled on memory in the 1 s between the two looks (PSI), and "
-		      "reclaim freed what it scanned.\n");
+		      "reclaim is not struggling.\n");
 	assert_lacks(t, "under pressure:");
 
 	/* 300 ms of stall in a second, and reclaim freeing 400 of 1000 pages scanned. */
@@ -244,6 +244,20 @@ test_pressure(void **unused)
 		      "(PSI), and reclaim freed only 40% of the pages it scanned; distress is 60.\n");
 	assert_first_line(t, "It would set vm.swappiness to 88 (it is 60 now): the tendency policy asks for 88 "
 			     "(mapped 10%/2 + distress 60 + ck 23).");
+
+	/* The scheduler's lateness does not change the sentences; shorter looks in tenths. */
+	cur = fixture(5 * LOOKS_US);
+	prev.time_us = cur.time_us - 1040000;
+	t = render_from(&c, EXPLAIN_CONFIG_FILE, &prev, &cur, 60, 200);
+	assert_has(t, "in the 1 s between the two looks");
+	assert_has(t, "\nOver 1 s: ");
+	prev.time_us = cur.time_us - 520000;
+	t = render_from(&c, EXPLAIN_CONFIG_FILE, &prev, &cur, 60, 200);
+	assert_has(t, "\nOver 500 ms: ");
+	prev.time_us = cur.time_us - 2500000;
+	t = render_from(&c, EXPLAIN_CONFIG_FILE, &prev, &cur, 60, 200);
+	assert_has(t, "\nOver 3 s: ");
+	prev = fixture(4 * LOOKS_US);
 
 	/* One look: PSI's avg10. */
 	cur = fixture(5 * LOOKS_US);
