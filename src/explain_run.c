@@ -124,7 +124,10 @@ daemon_explain(const struct daemon_options *opt, FILE *out)
 		journal_log(LOG_ERR, MSGID_ERROR, "the explanation does not fit its buffer");
 		return len;
 	}
-	if (fwrite(text, 1, (size_t)len, out) != (size_t)len || fflush(out) != 0)
-		return -EIO;
+	if (fwrite(text, 1, (size_t)len, out) != (size_t)len || fflush(out) != 0) {
+		r = errno ? -errno : -EIO;
+		journal_log(LOG_ERR, MSGID_ERROR, "failed to write the explanation: %s", strerror(-r));
+		return r;
+	}
 	return 0;
 }
