@@ -40,7 +40,8 @@ duration(uint64_t ms, char *buf, size_t len)
 	if (ms >= 1000 && ms % 1000 == 0)
 		snprintf(buf, len, "%llu s", (unsigned long long)(ms / 1000));
 	else if (ms >= 1000)
-		snprintf(buf, len, "%llu.%llu s", (unsigned long long)(ms / 1000), (unsigned long long)(ms % 1000 / 100));
+		snprintf(buf, len, "%llu.%llu s", (unsigned long long)(ms / 1000),
+			 (unsigned long long)(ms % 1000 / 100));
 	else
 		snprintf(buf, len, "%llu ms", (unsigned long long)ms);
 	return buf;
@@ -293,7 +294,8 @@ explain_render(const struct explain_input *in, char *buf, size_t len)
 	if (in->cur->swap_total_kib != 0)
 		put_limits(&t, in);
 	put_config(&t, in);
-	put(&t, "Nothing was written: --explain only reads. The daemon would decide every %s (every %s under pressure).\n",
+	put(&t,
+	    "Nothing was written: --explain only reads. The daemon would decide every %s (every %s under pressure).\n",
 	    duration(in->cfg->interval_ms, d1, sizeof(d1)), duration(in->cfg->busy_interval_ms, d2, sizeof(d2)));
 	return t.overflow ? -ENOBUFS : (int)t.used;
 }

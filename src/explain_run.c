@@ -41,7 +41,9 @@ load_config(const struct daemon_options *opt, struct config *cfg, struct explain
 		return;
 	}
 	/* Absent: config_file_load has filled in the defaults. */
-	in->config_source = r == 1 ? EXPLAIN_CONFIG_ABSENT : r == -EACCES ? EXPLAIN_CONFIG_UNREADABLE : EXPLAIN_CONFIG_REFUSED;
+	in->config_source = r == 1	   ? EXPLAIN_CONFIG_ABSENT
+			    : r == -EACCES ? EXPLAIN_CONFIG_UNREADABLE
+					   : EXPLAIN_CONFIG_REFUSED;
 	in->config_errno = r < 0 ? -r : 0;
 	if (r < 0)
 		config_defaults(cfg);
