@@ -58,6 +58,27 @@ fi
 group=${1:-build}
 list=$(packages "$group")
 
+# promtool (`check metrics`, `check rules`) for the metrics tests. Debian ships it only in
+# the `prometheus` package, whose postinst enables and starts a Prometheus server on a
+# systemd host: a test dependency must not leave a server listening on :9090. So the .deb
+# is fetched with `apt-get download` (no maintainer scripts run) and only usr/bin/promtool
+# is unpacked, into build/tools/ of this tree; tests find it there. Nothing else of the
+# package lands on the machine, and removing build/ removes it.
+install_promtool() {
+	tools=$(cd "$(dirname "$0")/.." && pwd)/build/tools
+	if "$tools/promtool" --version >/dev/null 2>&1; then
+		return 0
+	fi
+	tmp=$(mktemp -d)
+	chmod 0755 "$tmp" # apt-get download runs as _apt
+	(cd "$tmp" && apt-get download -qq prometheus) || { rm -rf "$tmp"; return 1; }
+	dpkg-deb --fsys-tarfile "$tmp"/prometheus_*.deb | tar -x -C "$tmp" ./usr/bin/promtool
+	mkdir -p "$tools"
+	install -m 0755 "$tmp/usr/bin/promtool" "$tools/promtool"
+	rm -rf "$tmp"
+	"$tools/promtool" --version >/dev/null
+}
+
 missing=""
 for p in $list; do
 	case " $missing " in *" $p "*) continue ;; esac
@@ -65,7 +86,7 @@ for p in $list; do
 		missing="$missing $p"
 	fi
 done
-[ -z "$missing" ] && exit 0
+[ -z "$missing" ] && { install_promtool; exit 0; }
 
 if [ "$(id -u)" -ne 0 ]; then
 	echo "deps: missing packages for $group:$missing; run as root or: apt-get install$missing" >&2
@@ -76,3 +97,4 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 # shellcheck disable=SC2086
 apt-get install -y -qq --no-install-recommends $missing
+install_promtool
