@@ -70,7 +70,7 @@ install_promtool() {
 		return 0
 	fi
 	tmp=$(mktemp -d)
-	chmod 0755 "$tmp" # apt-get download runs as _apt
+	chown _apt "$tmp" 2>/dev/null || true # apt-get download writes as _apt
 	(cd "$tmp" && apt-get download -qq prometheus) || { rm -rf "$tmp"; return 1; }
 	dpkg-deb --fsys-tarfile "$tmp"/prometheus_*.deb | tar -x -C "$tmp" ./usr/bin/promtool
 	mkdir -p "$tools"
