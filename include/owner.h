@@ -63,8 +63,23 @@ unsigned owner_yield(struct owner *o, int knob_value);
 /* A reload, with dry_run now on or off and the knob holding knob_value
  * (negative: unreadable, then only the dry-run flag changes). It ends a yield
  * (someone else's value becomes the original); out of a dry run it takes
- * charge if nothing is owned yet; into one it pretends from knob_value. */
+ * charge if nothing is owned yet (with the knob unreadable, owner_must_claim
+ * says so until a poll can); into one it pretends from knob_value. */
 unsigned owner_reload(struct owner *o, bool dry_run, int knob_value, const struct owner_records *rec);
+
+/* Whether a real run owns nothing yet: a reload out of a dry run could not
+ * read the knob. The next poll that reads it claims it (owner_claim), before
+ * anything is written. */
+bool owner_must_claim(const struct owner *o);
+
+/* Takes charge of the knob holding knob_value, as a real start does (the
+ * records win). Returns the OWNER_ bits to carry out. */
+unsigned owner_claim(struct owner *o, int knob_value, const struct owner_records *rec);
+
+/* Whether the exit writes the original back (unless the knob holds it
+ * already): the knob is ours and nobody else has set it since. A dry run
+ * that never owned it restores nothing; one reloaded from a real run does. */
+bool owner_restores(const struct owner *o);
 
 /* The knob's value as the regulator should see it. */
 int owner_current(const struct owner *o, int knob_value);

@@ -22,6 +22,7 @@ struct ownership_io {
 void ownership_start(const struct ownership_io *io, struct owner *o, int knob_value, bool dry_run);
 void ownership_reload(const struct ownership_io *io, struct owner *o, bool dry_run, int knob_value);
 void ownership_yield(const struct ownership_io *io, struct owner *o, int knob_value);
+void ownership_claim(const struct ownership_io *io, struct owner *o, int knob_value);
 
 /* Reads the knob and restores the original if it is ours (the records then go;
  * if the write fails they stay for the next start). */

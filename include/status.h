@@ -18,12 +18,21 @@ struct status_decision {
 	char reason[STATUS_REASON_BYTES];
 };
 
+/* The kernel's cumulative page counters, as one poll read them. */
+struct status_pages {
+	bool has_vmstat;   /* pswpin and pgscan were read */
+	bool has_refaults; /* workingset_refault_file/_anon were read (Linux 5.9+) */
+	uint64_t refault_file, refault_anon, swapin, scan;
+};
+
 struct status_snapshot {
 	int64_t pid;
 	int64_t started_s;
 	char policy[16];
 	int swappiness;	 /* what the knob holds */
-	int original;	 /* what the daemon restores on exit */
+	int original;	 /* what the daemon restores on exit, if restores */
+	bool restores;	 /* the exit writes original back (owner_restores) */
+	bool has_swap;	 /* SwapTotal > 0 at the last decision: swap_centile means something */
 	int target;	 /* the policy's last target */
 	int min, max;	 /* the limits in effect (max resolved from auto) */
 	int app_centile, swap_centile, mapped_ratio, distress, swap_tendency;
@@ -32,12 +41,23 @@ struct status_snapshot {
 	bool yielded;
 	uint64_t writes, yields, reloads, reload_failures, errors;
 	int64_t last_decision_s; /* 0: none yet */
+	int64_t last_poll_s;	 /* the last completed poll (the start before the first) */
+	unsigned poll_interval_ms; /* the wait until the next poll */
+	/* Pages since the daemon started, from the counters' increases between
+	 * polls that read them (page_base: the last reading). */
+	struct status_pages pages, page_base;
 	unsigned n_history;	 /* oldest first */
 	struct status_decision history[STATUS_HISTORY];
 };
 
 /* Appends a decision, dropping the oldest when the history is full. */
 void status_add_decision(struct status_snapshot *s, int64_t time_s, int from, int to, const char *reason);
+
+/* Adds what the counters in now grew by since the last reading to s->pages
+ * (a counter that went backwards adds nothing), then keeps now as the base. A
+ * source that was not read keeps its base, so a gap is counted at the next
+ * reading; the has_ flags say which totals exist. */
+void status_count_pages(struct status_snapshot *s, const struct status_pages *now);
 
 /*
  * Writes the state file format ("key=value" lines, then one "decision=TIME FROM

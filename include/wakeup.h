@@ -40,6 +40,11 @@ void wakeup_soon(struct wakeup *w);
  * the timer alone drives polls. Failures are logged. */
 void wakeup_arm_psi(struct wakeup *w);
 
+/* The wait after the current poll until the next one at the latest (the PSI
+ * trigger may cut it short): the busy interval after a poll that saw pressure
+ * or while no trigger works, else the calm one. */
+unsigned wakeup_interval_ms(const struct wakeup *w);
+
 /* Removes the timer and the trigger. */
 void wakeup_stop(struct wakeup *w);
 

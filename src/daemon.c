@@ -44,8 +44,8 @@ struct daemon {
 	int lock_fd; /* held for the daemon's life */
 	int auto_max; /* the last max = auto resolved to */
 	struct wakeup wake; /* the poll timer and the PSI trigger */
-	/* What `autoswappiness status` and the metrics show; rewritten only when
-	 * it changes. */
+	/* What `autoswappiness status` and the metrics show (publish.h says when
+	 * each is rewritten). */
 	struct status_snapshot st;
 	struct publisher pub;
 	bool cgroup_v1;	    /* a v1 memory hierarchy is mounted */
@@ -80,6 +80,8 @@ publish_state(struct daemon *d)
 	d->st.dry_run = d->own.dry_run;
 	d->st.yielded = d->own.yielded;
 	d->st.original = d->own.original;
+	d->st.restores = owner_restores(&d->own);
+	d->st.poll_interval_ms = wakeup_interval_ms(&d->wake);
 	snprintf(d->st.policy, sizeof(d->st.policy), "%s", policy_name(d->cfg.policy));
 	publish(&d->pub, d->opt.state_dir, d->cfg.metrics_textfile, &d->st);
 }
@@ -148,6 +150,12 @@ read_sample(struct daemon *d)
 	}
 	journal_log_once(&d->sample_err, 0, LOG_INFO, NULL, "'%s' readable again", KPATH_MEMINFO);
 	sampler_log_missing(d->sampler, &d->missing_logged);
+	status_count_pages(&d->st, &(struct status_pages){ .has_vmstat = d->cur.has_vmstat,
+							   .has_refaults = d->cur.has_refaults,
+							   .refault_file = d->cur.refault_file_pages,
+							   .refault_anon = d->cur.refault_anon_pages,
+							   .swapin = d->cur.pswpin_pages,
+							   .scan = d->cur.pgscan_pages });
 	return true;
 }
 
@@ -166,6 +174,7 @@ show_decision(struct daemon *d, const struct decision *dn, int current)
 	d->st.mapped_ratio = pr->mapped_ratio;
 	d->st.distress = pr->distress;
 	d->st.swap_tendency = pr->swap_tendency;
+	d->st.has_swap = d->cur.swap_total_kib > 0;
 	d->st.refault_file_pps = pr->file_refault_pps;
 	d->st.refault_anon_pps = pr->anon_refault_pps;
 	d->st.swapin_pps = pr->swapin_pps;
@@ -223,6 +232,7 @@ poll_once(struct daemon *d)
 
 	/* Busy only while a decision sees pressure (not while yielded or failing). */
 	d->wake.busy = false;
+	d->st.last_poll_s = now_realtime_s();
 	if (!read_sample(d)) {
 		publish_state(d);
 		return;
@@ -236,6 +246,8 @@ poll_once(struct daemon *d)
 		goto done;
 	}
 	d->knob_read_err = 0;
+	if (owner_must_claim(&d->own))
+		ownership_claim(&d->io, &d->own, knob_value);
 	if (d->own.yielded || check_external_change(d, knob_value))
 		goto done;
 	current = owner_current(&d->own, knob_value);
@@ -475,6 +487,7 @@ daemon_run(const struct daemon_options *opt, const struct config *cfg)
 		notify_status(&d.status, "started; swappiness %d", d.own.expected);
 	d.st.pid = getpid();
 	d.st.started_s = now_realtime_s();
+	d.st.last_poll_s = d.st.started_s;
 	d.st.swappiness = d.own.expected;
 	publish_init(&d.pub);
 	publish_state(&d);

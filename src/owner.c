@@ -91,13 +91,30 @@ owner_reload(struct owner *o, bool dry_run, int knob_value, const struct owner_r
 		return 0;
 	if (o->yielded)
 		return end_yield(o, knob_value);
-	if (was_dry_run && !dry_run && !o->owns_knob) {
-		o->expected = knob_value;
-		return claim(o, knob_value, rec);
-	}
+	if (was_dry_run && !dry_run && !o->owns_knob)
+		return owner_claim(o, knob_value, rec);
 	if (!was_dry_run && dry_run)
 		o->dry_value = knob_value;
 	return 0;
+}
+
+bool
+owner_must_claim(const struct owner *o)
+{
+	return !o->dry_run && !o->owns_knob && !o->yielded;
+}
+
+unsigned
+owner_claim(struct owner *o, int knob_value, const struct owner_records *rec)
+{
+	o->expected = knob_value;
+	return claim(o, knob_value, rec);
+}
+
+bool
+owner_restores(const struct owner *o)
+{
+	return o->owns_knob && !o->yielded;
 }
 
 int

@@ -142,6 +142,17 @@ ownership_reload(const struct ownership_io *io, struct owner *o, bool dry_run, i
 }
 
 void
+ownership_claim(const struct ownership_io *io, struct owner *o, int knob_value)
+{
+	struct owner_records rec;
+
+	load_records(io, &rec);
+	journal_log(LOG_NOTICE, NULL, "'%s' readable again: taking charge of it at %d", KPATH_SWAPPINESS,
+		    knob_value);
+	perform_with_records(io, o, owner_claim(o, knob_value, &rec), &rec, knob_value);
+}
+
+void
 ownership_yield(const struct ownership_io *io, struct owner *o, int knob_value)
 {
 	perform(io, o, owner_yield(o, knob_value), knob_value);

@@ -12,12 +12,12 @@
 void
 publish_init(struct publisher *p)
 {
-	p->state_len = p->metrics_len = -1;
+	p->state_len = -1;
 	p->state_err = p->metrics_err = 0;
 }
 
-/* Writes buf to path if it differs from last (the previous write). Logs a
- * failure once until it changes. */
+/* Writes buf to path; with last (the previous write), only if it differs.
+ * Logs a failure once until it changes. */
 static void
 publish_file(const char *path, const char *buf, int len, char *last, int *last_len, int *err)
 {
@@ -28,7 +28,7 @@ publish_file(const char *path, const char *buf, int len, char *last, int *last_l
 				 path);
 		return;
 	}
-	if (len == *last_len && memcmp(buf, last, (size_t)len) == 0 && *err == 0)
+	if (last && len == *last_len && memcmp(buf, last, (size_t)len) == 0 && *err == 0)
 		return;
 	r = fileio_write_atomic(path, buf, (size_t)len, 0644);
 	if (r < 0) {
@@ -36,6 +36,8 @@ publish_file(const char *path, const char *buf, int len, char *last, int *last_l
 		return;
 	}
 	*err = 0;
+	if (!last)
+		return;
 	memcpy(last, buf, (size_t)len);
 	*last_len = len;
 }
@@ -48,10 +50,12 @@ publish(struct publisher *p, const char *state_dir, const char *metrics_path, co
 	snprintf(path, sizeof(path), "%s/state", state_dir);
 	publish_file(path, p->state_buf, status_render_state(st, p->state_buf, sizeof(p->state_buf)),
 		     p->state_last, &p->state_len, &p->state_err);
+	/* The textfile every time: a collector tells a live daemon from a file
+	 * left by a killed one by its last_poll_timestamp_seconds. */
 	if (metrics_path[0])
 		publish_file(metrics_path, p->metrics_buf,
-			     status_render_metrics(st, p->metrics_buf, sizeof(p->metrics_buf)), p->metrics_last,
-			     &p->metrics_len, &p->metrics_err);
+			     status_render_metrics(st, p->metrics_buf, sizeof(p->metrics_buf)), NULL, NULL,
+			     &p->metrics_err);
 }
 
 static void
@@ -66,7 +70,6 @@ publish_metrics_moved(struct publisher *p, const char *old_path)
 {
 	if (old_path[0])
 		remove_file(old_path);
-	p->metrics_len = -1;
 	p->metrics_err = 0;
 }
 

@@ -9,6 +9,10 @@
 
 #include "parse.h"
 
+#ifndef VERSION
+#define VERSION "0.1.0"
+#endif
+
 #define STATE_VERSION 1
 
 struct out {
@@ -63,6 +67,31 @@ status_add_decision(struct status_snapshot *s, int64_t time_s, int from, int to,
 	s->last_decision_s = time_s;
 }
 
+static void
+grow(uint64_t *total, uint64_t *base, uint64_t now, bool had_base)
+{
+	if (had_base && now > *base)
+		*total += now - *base;
+	*base = now;
+}
+
+void
+status_count_pages(struct status_snapshot *s, const struct status_pages *now)
+{
+	struct status_pages *b = &s->page_base, *t = &s->pages;
+
+	if (now->has_vmstat) {
+		grow(&t->swapin, &b->swapin, now->swapin, b->has_vmstat);
+		grow(&t->scan, &b->scan, now->scan, b->has_vmstat);
+		b->has_vmstat = t->has_vmstat = true;
+	}
+	if (now->has_refaults) {
+		grow(&t->refault_file, &b->refault_file, now->refault_file, b->has_refaults);
+		grow(&t->refault_anon, &b->refault_anon, now->refault_anon, b->has_refaults);
+		b->has_refaults = t->has_refaults = true;
+	}
+}
+
 int
 status_render_state(const struct status_snapshot *s, char *buf, size_t len)
 {
@@ -75,7 +104,8 @@ status_render_state(const struct status_snapshot *s, char *buf, size_t len)
 	    s->swap_centile, s->mapped_ratio, s->distress, s->swap_tendency);
 	put(&o, "refault_file_pps=%" PRIu64 "\nrefault_anon_pps=%" PRIu64 "\nswapin_pps=%" PRIu64 "\n",
 	    s->refault_file_pps, s->refault_anon_pps, s->swapin_pps);
-	put(&o, "dry_run=%d\nyielded=%d\n", s->dry_run, s->yielded);
+	put(&o, "dry_run=%d\nyielded=%d\nrestores=%d\nhas_swap=%d\n", s->dry_run, s->yielded, s->restores,
+	    s->has_swap);
 	put(&o,
 	    "writes=%" PRIu64 "\nyields=%" PRIu64 "\nreloads=%" PRIu64 "\nreload_failures=%" PRIu64
 	    "\nerrors=%" PRIu64 "\nlast_decision=%" PRId64 "\n",
@@ -186,6 +216,8 @@ parse_key(struct status_snapshot *s, const char *key, const char *v, unsigned *s
 	INT_KEY("swapin_pps", swapin_pps, 0, INT64_MAX)
 	INT_KEY("dry_run", dry_run, 0, 1)
 	INT_KEY("yielded", yielded, 0, 1)
+	INT_KEY("restores", restores, 0, 1)
+	INT_KEY("has_swap", has_swap, 0, 1)
 	INT_KEY("writes", writes, 0, INT64_MAX)
 	INT_KEY("yields", yields, 0, INT64_MAX)
 	INT_KEY("reloads", reloads, 0, INT64_MAX)
@@ -242,6 +274,20 @@ put_ago(struct out *o, int64_t now_s, int64_t then_s)
 		put(o, "%" PRId64 " h ago", ago / 3600);
 }
 
+/* What the exit will do, as owner_exit() decides it. */
+static void
+put_on_exit(struct out *o, const struct status_snapshot *s)
+{
+	if (s->restores)
+		put(o, "  on exit:     restores %d\n", s->original);
+	else if (s->yielded)
+		put(o, "  on exit:     leaves the value someone else set\n");
+	else if (s->dry_run)
+		put(o, "  on exit:     writes nothing (dry run)\n");
+	else
+		put(o, "  on exit:     writes nothing (no original value recorded yet)\n");
+}
+
 int
 status_render_human(const struct status_snapshot *s, int64_t now_s, char *buf, size_t len)
 {
@@ -252,9 +298,13 @@ status_render_human(const struct status_snapshot *s, int64_t now_s, char *buf, s
 	put(&o, "\n  policy:      %s%s%s\n", s->policy, s->dry_run ? " (dry run: never writes)" : "",
 	    s->yielded ? " (yielded: someone else set the value; reload to resume)" : "");
 	put(&o, "  swappiness:  %d (target %d, limits %d..%d)\n", s->swappiness, s->target, s->min, s->max);
-	put(&o, "  on exit:     restores %d\n", s->original);
-	put(&o, "  inputs:      app %d%%, swap free %d%%, mapped %d%%, distress %d, swap_tendency %d\n", s->app_centile,
-	    s->swap_centile, s->mapped_ratio, s->distress, s->swap_tendency);
+	put_on_exit(&o, s);
+	put(&o, "  inputs:      app %d%%, ", s->app_centile);
+	if (s->has_swap)
+		put(&o, "swap free %d%%, ", s->swap_centile);
+	else
+		put(&o, "no swap, ");
+	put(&o, "mapped %d%%, distress %d, swap_tendency %d\n", s->mapped_ratio, s->distress, s->swap_tendency);
 	put(&o, "  rates:       file refaults %" PRIu64 "/s, anon refaults %" PRIu64 "/s, swap-ins %" PRIu64 "/s\n",
 	    s->refault_file_pps, s->refault_anon_pps, s->swapin_pps);
 	put(&o,
@@ -301,7 +351,8 @@ status_render_json(const struct status_snapshot *s, char *buf, size_t len)
 	    s->app_centile, s->swap_centile, s->mapped_ratio, s->distress, s->swap_tendency);
 	put(&o, ",\"refault_file_pps\":%" PRIu64 ",\"refault_anon_pps\":%" PRIu64 ",\"swapin_pps\":%" PRIu64,
 	    s->refault_file_pps, s->refault_anon_pps, s->swapin_pps);
-	put(&o, ",\"dry_run\":%s,\"yielded\":%s", s->dry_run ? "true" : "false", s->yielded ? "true" : "false");
+	put(&o, ",\"dry_run\":%s,\"yielded\":%s,\"restores\":%s,\"has_swap\":%s", s->dry_run ? "true" : "false",
+	    s->yielded ? "true" : "false", s->restores ? "true" : "false", s->has_swap ? "true" : "false");
 	put(&o,
 	    ",\"writes\":%" PRIu64 ",\"yields\":%" PRIu64 ",\"reloads\":%" PRIu64 ",\"reload_failures\":%" PRIu64
 	    ",\"errors\":%" PRIu64 ",\"last_decision\":%" PRId64 ",\"decisions\":[",
@@ -322,56 +373,113 @@ metric(struct out *o, const char *name, const char *type, const char *help)
 	put(o, "# HELP autoswappiness_%s %s\n# TYPE autoswappiness_%s %s\n", name, help, name, type);
 }
 
+/* A ratio 0..1 from a percentage, in base units. */
+static void
+put_ratio(struct out *o, const char *name, int pct)
+{
+	put(o, "autoswappiness_%s %d.%02d\n", name, pct / 100, pct % 100);
+}
+
+/* The knob, the limits and who owns it. */
+static void
+metrics_knob(struct out *o, const struct status_snapshot *s)
+{
+	metric(o, "swappiness", "gauge", "Current value of vm.swappiness.");
+	put(o, "autoswappiness_swappiness %d\n", s->swappiness);
+	metric(o, "target", "gauge", "The policy's last target, before the limits.");
+	put(o, "autoswappiness_target %d\n", s->target);
+	/* Only with something to restore: a dry run wrote nothing, a yield leaves
+	 * someone else's value. */
+	if (s->restores) {
+		metric(o, "original_swappiness", "gauge", "The value restored when the daemon stops.");
+		put(o, "autoswappiness_original_swappiness %d\n", s->original);
+	}
+	metric(o, "limit_min", "gauge", "Lower limit in effect.");
+	put(o, "autoswappiness_limit_min %d\n", s->min);
+	metric(o, "limit_max", "gauge", "Upper limit in effect (max = auto resolved).");
+	put(o, "autoswappiness_limit_max %d\n", s->max);
+	metric(o, "policy_info", "gauge", "The policy in use, as a label.");
+	put(o, "autoswappiness_policy_info{policy=\"%s\"} 1\n", s->policy);
+	metric(o, "dry_run", "gauge", "1 when the daemon never writes.");
+	put(o, "autoswappiness_dry_run %d\n", s->dry_run);
+	metric(o, "yielded", "gauge", "1 when someone else set vm.swappiness and the daemon keeps its hands off.");
+	put(o, "autoswappiness_yielded %d\n", s->yielded);
+}
+
+/* The policy's inputs at the last decision. */
+static void
+metrics_inputs(struct out *o, const struct status_snapshot *s)
+{
+	metric(o, "app_memory_ratio", "gauge", "Share of RAM held by application memory (app_centile / 100).");
+	put_ratio(o, "app_memory_ratio", s->app_centile);
+	/* Without swap there is no share of it free; 0 would read "swap full". */
+	if (s->has_swap) {
+		metric(o, "swap_free_ratio", "gauge", "Share of swap still free (swap_centile / 100).");
+		put_ratio(o, "swap_free_ratio", s->swap_centile);
+	}
+	metric(o, "mapped_ratio", "gauge", "Share of RAM mapped into page tables (mapped_ratio / 100).");
+	put_ratio(o, "mapped_ratio", s->mapped_ratio);
+	metric(o, "distress_ratio", "gauge", "Reclaim distress (PSI stall share or reclaim inefficiency) / 100.");
+	put_ratio(o, "distress_ratio", s->distress);
+	metric(o, "swap_tendency", "gauge", "Linux 2.6 swap_tendency = mapped_ratio/2 + distress + ck.");
+	put(o, "autoswappiness_swap_tendency %d\n", s->swap_tendency);
+}
+
+/* The kernel's page counters since the daemon started, for rate(); only those
+ * the kernel offers. */
+static void
+metrics_pages(struct out *o, const struct status_pages *p)
+{
+	if (p->has_refaults) {
+		metric(o, "refault_file_pages_total", "counter", "workingset_refault_file since the daemon started.");
+		put(o, "autoswappiness_refault_file_pages_total %" PRIu64 "\n", p->refault_file);
+		metric(o, "refault_anon_pages_total", "counter", "workingset_refault_anon since the daemon started.");
+		put(o, "autoswappiness_refault_anon_pages_total %" PRIu64 "\n", p->refault_anon);
+	}
+	if (p->has_vmstat) {
+		metric(o, "swapin_pages_total", "counter", "pswpin since the daemon started.");
+		put(o, "autoswappiness_swapin_pages_total %" PRIu64 "\n", p->swapin);
+		metric(o, "scan_pages_total", "counter", "pgscan_kswapd + pgscan_direct since the daemon started.");
+		put(o, "autoswappiness_scan_pages_total %" PRIu64 "\n", p->scan);
+	}
+}
+
+/* What the daemon did, and whether it is alive. */
+static void
+metrics_daemon(struct out *o, const struct status_snapshot *s)
+{
+	metric(o, "writes_total", "counter", "Writes of vm.swappiness.");
+	put(o, "autoswappiness_writes_total %" PRIu64 "\n", s->writes);
+	metric(o, "yields_total", "counter", "Times the daemon yielded to someone else's value.");
+	put(o, "autoswappiness_yields_total %" PRIu64 "\n", s->yields);
+	metric(o, "reloads_total", "counter", "Configuration reloads that took effect.");
+	put(o, "autoswappiness_reloads_total %" PRIu64 "\n", s->reloads);
+	metric(o, "reload_failures_total", "counter", "Reloads refused because of a bad configuration.");
+	put(o, "autoswappiness_reload_failures_total %" PRIu64 "\n", s->reload_failures);
+	metric(o, "errors_total", "counter", "Errors logged (read or write failures).");
+	put(o, "autoswappiness_errors_total %" PRIu64 "\n", s->errors);
+	metric(o, "last_decision_timestamp_seconds", "gauge",
+	       "Unix time of the last decision to change the value (a write, or in a dry run the write it would make).");
+	put(o, "autoswappiness_last_decision_timestamp_seconds %" PRId64 "\n", s->last_decision_s);
+	metric(o, "last_poll_timestamp_seconds", "gauge",
+	       "Unix time of the last completed poll (the start time before the first).");
+	put(o, "autoswappiness_last_poll_timestamp_seconds %" PRId64 "\n", s->last_poll_s);
+	metric(o, "poll_interval_seconds", "gauge", "The wait until the next poll at the latest.");
+	put(o, "autoswappiness_poll_interval_seconds %u.%03u\n", s->poll_interval_ms / 1000, s->poll_interval_ms % 1000);
+	metric(o, "start_time_seconds", "gauge", "Unix time the daemon started.");
+	put(o, "autoswappiness_start_time_seconds %" PRId64 "\n", s->started_s);
+	metric(o, "build_info", "gauge", "Always 1, with the daemon's version as a label.");
+	put(o, "autoswappiness_build_info{version=\"%s\"} 1\n", VERSION);
+}
+
 int
 status_render_metrics(const struct status_snapshot *s, char *buf, size_t len)
 {
 	struct out o = { buf, len, 0, false };
 
-	metric(&o, "swappiness", "gauge", "Current value of vm.swappiness.");
-	put(&o, "autoswappiness_swappiness %d\n", s->swappiness);
-	metric(&o, "target", "gauge", "The policy's last target, before the limits.");
-	put(&o, "autoswappiness_target %d\n", s->target);
-	metric(&o, "original_swappiness", "gauge", "The value restored when the daemon stops.");
-	put(&o, "autoswappiness_original_swappiness %d\n", s->original);
-	metric(&o, "limit_min", "gauge", "Lower limit in effect.");
-	put(&o, "autoswappiness_limit_min %d\n", s->min);
-	metric(&o, "limit_max", "gauge", "Upper limit in effect (max = auto resolved).");
-	put(&o, "autoswappiness_limit_max %d\n", s->max);
-	metric(&o, "policy_info", "gauge", "The policy in use, as a label.");
-	put(&o, "autoswappiness_policy_info{policy=\"%s\"} 1\n", s->policy);
-	metric(&o, "app_memory_ratio", "gauge", "Share of RAM held by application memory (app_centile / 100).");
-	put(&o, "autoswappiness_app_memory_ratio %d.%02d\n", s->app_centile / 100, s->app_centile % 100);
-	metric(&o, "swap_free_ratio", "gauge", "Share of swap still free (swap_centile / 100).");
-	put(&o, "autoswappiness_swap_free_ratio %d.%02d\n", s->swap_centile / 100, s->swap_centile % 100);
-	metric(&o, "mapped_ratio", "gauge", "Share of RAM mapped into page tables (mapped_ratio / 100).");
-	put(&o, "autoswappiness_mapped_ratio %d.%02d\n", s->mapped_ratio / 100, s->mapped_ratio % 100);
-	metric(&o, "distress_ratio", "gauge", "Reclaim distress (PSI stall share or reclaim inefficiency) / 100.");
-	put(&o, "autoswappiness_distress_ratio %d.%02d\n", s->distress / 100, s->distress % 100);
-	metric(&o, "swap_tendency", "gauge", "Linux 2.6 swap_tendency = mapped_ratio/2 + distress + ck.");
-	put(&o, "autoswappiness_swap_tendency %d\n", s->swap_tendency);
-	metric(&o, "file_refault_pages_per_second", "gauge", "workingset_refault_file over the last poll.");
-	put(&o, "autoswappiness_file_refault_pages_per_second %" PRIu64 "\n", s->refault_file_pps);
-	metric(&o, "anon_refault_pages_per_second", "gauge", "workingset_refault_anon over the last poll.");
-	put(&o, "autoswappiness_anon_refault_pages_per_second %" PRIu64 "\n", s->refault_anon_pps);
-	metric(&o, "swapin_pages_per_second", "gauge", "pswpin over the last poll.");
-	put(&o, "autoswappiness_swapin_pages_per_second %" PRIu64 "\n", s->swapin_pps);
-	metric(&o, "dry_run", "gauge", "1 when the daemon never writes.");
-	put(&o, "autoswappiness_dry_run %d\n", s->dry_run);
-	metric(&o, "yielded", "gauge", "1 when someone else set vm.swappiness and the daemon keeps its hands off.");
-	put(&o, "autoswappiness_yielded %d\n", s->yielded);
-	metric(&o, "writes_total", "counter", "Writes of vm.swappiness.");
-	put(&o, "autoswappiness_writes_total %" PRIu64 "\n", s->writes);
-	metric(&o, "yields_total", "counter", "Times the daemon yielded to someone else's value.");
-	put(&o, "autoswappiness_yields_total %" PRIu64 "\n", s->yields);
-	metric(&o, "reloads_total", "counter", "Configuration reloads that took effect.");
-	put(&o, "autoswappiness_reloads_total %" PRIu64 "\n", s->reloads);
-	metric(&o, "reload_failures_total", "counter", "Reloads refused because of a bad configuration.");
-	put(&o, "autoswappiness_reload_failures_total %" PRIu64 "\n", s->reload_failures);
-	metric(&o, "errors_total", "counter", "Errors logged (read or write failures).");
-	put(&o, "autoswappiness_errors_total %" PRIu64 "\n", s->errors);
-	metric(&o, "last_decision_timestamp_seconds", "gauge", "Unix time of the last decision to change the value (a write, or in a dry run the write it would make).");
-	put(&o, "autoswappiness_last_decision_timestamp_seconds %" PRId64 "\n", s->last_decision_s);
-	metric(&o, "start_time_seconds", "gauge", "Unix time the daemon started.");
-	put(&o, "autoswappiness_start_time_seconds %" PRId64 "\n", s->started_s);
+	metrics_knob(&o, s);
+	metrics_inputs(&o, s);
+	metrics_pages(&o, &s->pages);
+	metrics_daemon(&o, s);
 	return finish(&o);
 }

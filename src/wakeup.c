@@ -27,8 +27,8 @@ wakeup_init(struct wakeup *w, const struct config *cfg, void (*poll)(void *userd
 	*w = (struct wakeup){ .psi_fd = -1, .cfg = cfg, .poll = poll, .userdata = userdata };
 }
 
-static unsigned
-next_interval_ms(const struct wakeup *w)
+unsigned
+wakeup_interval_ms(const struct wakeup *w)
 {
 	/* Without a working PSI trigger nothing wakes the daemon early, so the
 	 * calm interval would be the reaction time: poll at the busy pace. */
@@ -50,9 +50,9 @@ on_timer(sd_event_source *s, uint64_t usec, void *userdata)
 	/* Poll often while memory is under pressure, rarely while it is calm. */
 	/* sd-event's default accuracy is 250 ms, which would stretch short
 	 * intervals; a tenth of the interval still lets wake-ups coalesce. */
-	r = sd_event_source_set_time_relative(s, (uint64_t)next_interval_ms(w) * 1000u);
+	r = sd_event_source_set_time_relative(s, (uint64_t)wakeup_interval_ms(w) * 1000u);
 	if (r >= 0)
-		r = sd_event_source_set_time_accuracy(s, (uint64_t)next_interval_ms(w) * 100u);
+		r = sd_event_source_set_time_accuracy(s, (uint64_t)wakeup_interval_ms(w) * 100u);
 	if (r >= 0)
 		r = sd_event_source_set_enabled(s, SD_EVENT_ONESHOT);
 	if (r < 0) {

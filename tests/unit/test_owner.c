@@ -440,6 +440,70 @@ test_reload_knob_unreadable(void **state)
 	assert_int_equal(o.expected, before.expected);
 }
 
+/* Out of a dry run while the knob cannot be read: nothing is owned yet, so
+ * nothing may be written and the exit restores nothing; the first poll that
+ * reads the knob takes charge of it (the bug: the original was never recorded
+ * and the exit left the daemon's writes in place). */
+static void
+test_reload_out_of_dry_run_knob_unreadable(void **state)
+{
+	struct world w = { .knob = 60, .cg = 60 };
+	struct owner o;
+	struct owner_records rec;
+	unsigned todo;
+
+	(void)state;
+	start(&o, &w, true);
+	assert_false(owner_must_claim(&o));
+	assert_int_equal(owner_reload(&o, false, -1, &(struct owner_records){ .original_r = -ENOENT, .yielded_r = -ENOENT }), 0);
+	assert_false(o.dry_run);
+	assert_false(owner_restores(&o));
+	assert_true(owner_must_claim(&o));
+	/* The next poll reads 50 (someone else changed it meanwhile): that is the original. */
+	w.knob = 50;
+	rec = records_of(&w);
+	todo = owner_claim(&o, w.knob, &rec);
+	apply(&w, &o, todo);
+	assert_true(todo & OWNER_SAVE_ORIGINAL);
+	assert_false(owner_must_claim(&o));
+	assert_true(owner_restores(&o));
+	assert_true(w.has_original);
+	assert_int_equal(w.original, 50);
+	write_knob(&o, &w, 23);
+	exit_(&o, &w);
+	assert_int_equal(w.knob, 50);
+	assert_false(w.has_original);
+}
+
+/* owner_restores() is what `status` and the metrics say about the exit:
+ * exactly when owner_exit() would write the original back. */
+static void
+test_restores(void **state)
+{
+	struct world w = { .knob = 60, .cg = 60 };
+	struct owner o;
+
+	(void)state;
+	start(&o, &w, false);
+	assert_true(owner_restores(&o));
+	write_knob(&o, &w, 23);
+	assert_true(owner_exit(&o, w.knob) & OWNER_RESTORE);
+	/* Reloaded into a dry run: what was written still goes back. */
+	reload(&o, &w, true);
+	assert_true(owner_restores(&o));
+	assert_true(owner_exit(&o, w.knob) & OWNER_RESTORE);
+	/* Yielded: someone else's value stays. */
+	set_elsewhere_and_yield(&o, &w, 77);
+	assert_false(owner_restores(&o));
+	assert_false(owner_exit(&o, w.knob) & OWNER_RESTORE);
+	/* A dry run from the start owns nothing. */
+	w = (struct world){ .knob = 60, .cg = 60 };
+	start(&o, &w, true);
+	assert_false(owner_restores(&o));
+	assert_false(owner_exit(&o, 23) & OWNER_RESTORE);
+	assert_false(owner_must_claim(&o));
+}
+
 static void
 test_exit_cases(void **state)
 {
@@ -488,6 +552,8 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_start_fresh_then_exit),
+		cmocka_unit_test(test_reload_out_of_dry_run_knob_unreadable),
+		cmocka_unit_test(test_restores),
 		cmocka_unit_test(test_start_finds_crash_record),
 		cmocka_unit_test(test_start_unreadable_original),
 		cmocka_unit_test(test_start_finds_yielded_record),

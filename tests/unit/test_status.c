@@ -23,6 +23,10 @@ sample_snapshot(void)
 	snprintf(s.policy, sizeof(s.policy), "adaptive");
 	s.swappiness = 23;
 	s.original = 60;
+	s.restores = true;
+	s.has_swap = true;
+	s.last_poll_s = 1700000200;
+	s.poll_interval_ms = 1500;
 	s.target = 25;
 	s.min = 0;
 	s.max = 133;
@@ -59,6 +63,8 @@ test_round_trip(void **state)
 	assert_string_equal(p.policy, "adaptive");
 	assert_int_equal(p.swappiness, 23);
 	assert_int_equal(p.original, 60);
+	assert_true(p.restores);
+	assert_true(p.has_swap);
 	assert_int_equal(p.max, 133);
 	assert_int_equal(p.refault_file_pps, 840);
 	assert_int_equal(p.writes, 7);
@@ -137,6 +143,7 @@ test_human(void **state)
 	assert_true(status_render_human(&s, 1700000220, buf, sizeof(buf)) > 0);
 	assert_non_null(strstr(buf, "autoswappiness (pid 4242) running since 3 min ago\n"));
 	assert_non_null(strstr(buf, "  policy:      adaptive\n"));
+	assert_non_null(strstr(buf, "  inputs:      app 41%, swap free 23%, mapped 10%"));
 	assert_non_null(strstr(buf, "  swappiness:  23 (target 25, limits 0..133)\n"));
 	assert_non_null(strstr(buf, "  on exit:     restores 60\n"));
 	assert_non_null(strstr(buf, "  counts:      writes 7, yields 1, reloads 2 (1 failed), errors 3\n"));
@@ -170,7 +177,8 @@ test_metrics(void **state)
 {
 	static const char *const names[] = {
 		"swappiness", "writes_total", "yields_total", "reloads_total", "reload_failures_total", "errors_total",
-		"last_decision_timestamp_seconds", "app_memory_ratio", "swap_free_ratio", "file_refault_pages_per_second",
+		"last_decision_timestamp_seconds", "app_memory_ratio", "swap_free_ratio", "original_swappiness",
+		"last_poll_timestamp_seconds", "poll_interval_seconds", "build_info",
 	};
 	struct status_snapshot s = sample_snapshot();
 	char buf[8192], want[128];
@@ -186,14 +194,143 @@ test_metrics(void **state)
 	assert_non_null(strstr(buf, "\nautoswappiness_swappiness 23\n"));
 	assert_non_null(strstr(buf, "\nautoswappiness_app_memory_ratio 0.41\n"));
 	assert_non_null(strstr(buf, "\nautoswappiness_swap_free_ratio 0.23\n"));
+	assert_non_null(strstr(buf, "\nautoswappiness_original_swappiness 60\n"));
 	assert_non_null(strstr(buf, "# TYPE autoswappiness_writes_total counter\nautoswappiness_writes_total 7\n"));
 	assert_non_null(strstr(buf, "autoswappiness_policy_info{policy=\"adaptive\"} 1\n"));
+	assert_non_null(strstr(buf, "\nautoswappiness_last_poll_timestamp_seconds 1700000200\n"));
+	assert_non_null(strstr(buf, "\nautoswappiness_poll_interval_seconds 1.500\n"));
+	assert_non_null(strstr(buf, "\nautoswappiness_build_info{version=\"" VERSION "\"} 1\n"));
+	/* The rates became counters: no gauge per second is left. */
+	assert_null(strstr(buf, "per_second"));
 	s.app_centile = 100;
+	s.poll_interval_ms = 60000;
 	assert_true(status_render_metrics(&s, buf, sizeof(buf)) > 0);
 	assert_non_null(strstr(buf, "\nautoswappiness_app_memory_ratio 1.00\n"));
+	assert_non_null(strstr(buf, "\nautoswappiness_poll_interval_seconds 60.000\n"));
 	s.app_centile = 5;
+	s.poll_interval_ms = 50;
 	assert_true(status_render_metrics(&s, buf, sizeof(buf)) > 0);
 	assert_non_null(strstr(buf, "\nautoswappiness_app_memory_ratio 0.05\n"));
+	assert_non_null(strstr(buf, "\nautoswappiness_poll_interval_seconds 0.050\n"));
+}
+
+/* What has no meaning is left out rather than shown as 0: the free share of
+ * swap without swap (0 would read "swap full"), the original value when the
+ * exit restores nothing, counters the kernel does not offer. */
+static void
+test_metrics_omitted(void **state)
+{
+	struct status_snapshot s = sample_snapshot();
+	char buf[8192];
+
+	(void)state;
+	s.has_swap = false;
+	s.restores = false;
+	assert_true(status_render_metrics(&s, buf, sizeof(buf)) > 0);
+	assert_null(strstr(buf, "swap_free_ratio"));
+	assert_null(strstr(buf, "original_swappiness"));
+	assert_null(strstr(buf, "_pages_total"));
+	assert_non_null(strstr(buf, "\nautoswappiness_swappiness 23\n"));
+}
+
+static void
+test_count_pages(void **state)
+{
+	struct status_snapshot s;
+	struct status_pages now = { .has_vmstat = true, .swapin = 1000, .scan = 5000 };
+	char buf[8192];
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	/* The first reading is the base: pages since the start are 0. */
+	status_count_pages(&s, &now);
+	assert_true(s.pages.has_vmstat);
+	assert_false(s.pages.has_refaults);
+	assert_int_equal(s.pages.swapin, 0);
+	now.swapin = 1012;
+	now.scan = 5100;
+	status_count_pages(&s, &now);
+	assert_int_equal(s.pages.swapin, 12);
+	assert_int_equal(s.pages.scan, 100);
+	/* Refaults appear later (their base is their first reading). */
+	now.has_refaults = true;
+	now.refault_file = 800;
+	now.refault_anon = 7;
+	status_count_pages(&s, &now);
+	assert_true(s.pages.has_refaults);
+	assert_int_equal(s.pages.refault_file, 0);
+	/* A poll that could not read vmstat: its growth is counted at the next. */
+	now.has_vmstat = false;
+	now.has_refaults = false;
+	now.swapin = 1500;
+	status_count_pages(&s, &now);
+	assert_int_equal(s.pages.swapin, 12);
+	now.has_vmstat = true;
+	now.has_refaults = true;
+	now.refault_file = 840;
+	now.refault_anon = 10;
+	status_count_pages(&s, &now);
+	assert_int_equal(s.pages.swapin, 500);
+	assert_int_equal(s.pages.refault_file, 40);
+	assert_int_equal(s.pages.refault_anon, 3);
+	/* A counter that goes backwards adds nothing and becomes the new base. */
+	now.swapin = 10;
+	status_count_pages(&s, &now);
+	assert_int_equal(s.pages.swapin, 500);
+	now.swapin = 15;
+	status_count_pages(&s, &now);
+	assert_int_equal(s.pages.swapin, 505);
+	/* 64-bit counters near the top. */
+	now.scan = UINT64_MAX - 1;
+	status_count_pages(&s, &now);
+	now.scan = UINT64_MAX;
+	status_count_pages(&s, &now);
+	assert_true(status_render_metrics(&s, buf, sizeof(buf)) > 0);
+	assert_non_null(strstr(buf, "# TYPE autoswappiness_swapin_pages_total counter\nautoswappiness_swapin_pages_total 505\n"));
+	assert_non_null(strstr(buf, "\nautoswappiness_refault_file_pages_total 40\n"));
+	assert_non_null(strstr(buf, "\nautoswappiness_refault_anon_pages_total 3\n"));
+	assert_non_null(strstr(buf, "# TYPE autoswappiness_scan_pages_total counter\n"));
+}
+
+/* `status` says what the exit will do: restore only what the daemon owns and
+ * nobody else has set since. */
+static void
+test_human_on_exit(void **state)
+{
+	struct status_snapshot s = sample_snapshot();
+	char buf[4096];
+
+	(void)state;
+	assert_true(status_render_human(&s, 1700000220, buf, sizeof(buf)) > 0);
+	assert_non_null(strstr(buf, "  on exit:     restores 60\n"));
+	/* A dry run that never owned the knob. */
+	s.restores = false;
+	s.dry_run = true;
+	assert_true(status_render_human(&s, 1700000220, buf, sizeof(buf)) > 0);
+	assert_null(strstr(buf, "restores"));
+	assert_non_null(strstr(buf, "  on exit:     writes nothing (dry run)\n"));
+	/* A dry run reloaded from a real run still puts back what it wrote. */
+	s.restores = true;
+	assert_true(status_render_human(&s, 1700000220, buf, sizeof(buf)) > 0);
+	assert_non_null(strstr(buf, "  on exit:     restores 60\n"));
+	/* Yielded, in a dry run or not. */
+	s.restores = false;
+	s.yielded = true;
+	assert_true(status_render_human(&s, 1700000220, buf, sizeof(buf)) > 0);
+	assert_null(strstr(buf, "restores"));
+	assert_non_null(strstr(buf, "  on exit:     leaves the value someone else set\n"));
+	s.dry_run = false;
+	assert_true(status_render_human(&s, 1700000220, buf, sizeof(buf)) > 0);
+	assert_non_null(strstr(buf, "  on exit:     leaves the value someone else set\n"));
+	/* A real run that has not recorded an original yet. */
+	s.yielded = false;
+	assert_true(status_render_human(&s, 1700000220, buf, sizeof(buf)) > 0);
+	assert_non_null(strstr(buf, "  on exit:     writes nothing (no original value recorded yet)\n"));
+	/* No swap: no share of it free. */
+	s.has_swap = false;
+	assert_true(status_render_human(&s, 1700000220, buf, sizeof(buf)) > 0);
+	assert_non_null(strstr(buf, "  inputs:      app 41%, no swap, mapped 10%"));
+	assert_null(strstr(buf, "swap free"));
 }
 
 int
@@ -203,6 +340,8 @@ main(void)
 		cmocka_unit_test(test_round_trip), cmocka_unit_test(test_history_ring),
 		cmocka_unit_test(test_parse_errors), cmocka_unit_test(test_human),
 		cmocka_unit_test(test_json_escaping), cmocka_unit_test(test_metrics),
+		cmocka_unit_test(test_metrics_omitted), cmocka_unit_test(test_count_pages),
+		cmocka_unit_test(test_human_on_exit),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
