@@ -457,6 +457,18 @@ check "and leaves its content alone" cmp -s "$P" "$DATA/pressure-memory.host-idl
 # --- fleets: drop-ins, status, metrics ----------------------------------------
 # Drop-ins, `autoswappiness status` (also stale after a crash), the Prometheus textfile.
 
+# promtool_clean FILE: promtool (from scripts/deps.sh, in build/tools) finds
+# nothing to say about the metrics: valid and no lint complaint.
+PROMTOOL=$TOP/build/tools/promtool
+[ -x "$PROMTOOL" ] || PROMTOOL=$(command -v promtool || echo "$TOP/build/tools/promtool")
+promtool_clean() {
+	local out
+	if ! out=$("$PROMTOOL" check metrics <"$1" 2>&1) || [ -n "$out" ]; then
+		echo "promtool check metrics ($PROMTOOL): ${out:-failed}" >&2
+		return 1
+	fi
+}
+
 # Fleets: drop-ins, the status command and the Prometheus textfile.
 mkdir -p "$CONF/fleet.conf.d" "$WORK/prom"
 printf '[policy]\nname = ck\n[daemon]\ninterval_ms = 100\n[limits]\nmax = 90\n' >"$CONF/fleet.conf"
@@ -486,9 +498,24 @@ check "the metrics parse and follow the conventions" "$TOP/tests/prom_check.py" 
 	autoswappiness_swappiness=15 autoswappiness_writes_total=1 autoswappiness_original_swappiness=60 \
 	autoswappiness_app_memory_ratio=0.4 autoswappiness_swap_free_ratio=0.23
 check "no temporary file is left next to it" test "$(ls -A "$WORK/prom")" = autoswappiness.prom
-m1=$(stat -c %Y.%i "$PROM")
-sleep 0.5
-check "an unchanged state is not rewritten" test "$m1" = "$(stat -c %Y.%i "$PROM")"
+check "promtool check metrics: no lint complaints" promtool_clean "$PROM"
+check "the liveness metrics: the last poll within a second, the interval in seconds" /usr/bin/python3 -c "
+import re, time
+t = open('$PROM').read()
+poll = int(re.search(r'^autoswappiness_last_poll_timestamp_seconds (\\d+)$', t, re.M).group(1))
+assert abs(time.time() - poll) < 5, poll
+assert re.search(r'^autoswappiness_poll_interval_seconds 0\\.100$', t, re.M)
+assert re.search(r'^autoswappiness_build_info\\{version=\"[0-9.]+\"\\} 1$', t, re.M)
+assert 'per_second' not in t
+"
+check "the page counters start at 0" "$TOP/tests/prom_check.py" "$PROM" autoswappiness_refault_file_pages_total=0 \
+	autoswappiness_refault_anon_pages_total=0 autoswappiness_swapin_pages_total=0 autoswappiness_scan_pages_total=0
+fake_vmstat 100 5 12 300 0
+check "and count the pages since the start" wait_for 15 "$TOP/tests/prom_check.py" "$PROM" \
+	autoswappiness_refault_file_pages_total=100 autoswappiness_refault_anon_pages_total=5 \
+	autoswappiness_swapin_pages_total=12 autoswappiness_scan_pages_total=300
+m1=$(stat -c %i "$PROM")
+check "the textfile is rewritten at every poll, unchanged values or not" wait_for 15 bash -c "[ \$(stat -c %i '$PROM') != $m1 ]"
 printf '[limits]\nmax = 15\nmax = 16\n' >"$CONF/fleet.conf.d/60-broken.conf"
 kill -HUP "$DPID"
 check "a broken drop-in names its path and line" wait_for 15 log_has "$CONF/fleet.conf.d/60-broken.conf:3: key 'max' set again (first set at line 2)"
@@ -512,6 +539,28 @@ start_daemon -c "$CONF/fleet.conf"
 check "restart after the stale-state crash" wait_for 15 log_has "found '$STATE/original' = 60"
 stop_daemon TERM || true
 check "restores after the stale-state crash" knob_is 60
+# A dry run without swap: no free share of swap, nothing to restore.
+printf '[limits]\nmax = 15\n[metrics]\ntextfile = %s/prom/autoswappiness.prom\n' "$WORK" >"$CONF/fleet.conf.d/50-ansible.conf"
+fake_meminfo 1000000 300000 50000 250000 0 100000 0 0
+start_daemon --dry-run -c "$CONF/fleet.conf"
+check "dry run without swap decides" wait_for 15 log_has "dry run: would set swappiness"
+check "dry run: the textfile is written" wait_for 15 "$TOP/tests/prom_check.py" "$PROM" autoswappiness_dry_run=1
+check "without swap there is no swap_free_ratio" bash -c "! grep -q swap_free_ratio '$PROM'"
+check "a dry run shows no original_swappiness" bash -c "! grep -q original_swappiness '$PROM'"
+check "and still passes promtool" promtool_clean "$PROM"
+"$BIN" status >"$WORK/status.out"
+check "status in a dry run does not claim to restore" grep -q "^  on exit:     writes nothing (dry run)$" "$WORK/status.out"
+check "status without swap says so" grep -q "^  inputs:      app [0-9]*%, no swap, " "$WORK/status.out"
+stop_daemon KILL || true
+# After a SIGKILL the textfile stays: only its last poll, which stops, tells.
+last_poll() { sed -n 's/^autoswappiness_last_poll_timestamp_seconds //p' "$PROM"; }
+check "after a SIGKILL the textfile stays" test -s "$PROM"
+last=$(last_poll)
+sleep 1.2
+check "and its last poll stays behind the clock" test "$(last_poll)" = "$last" -a "$(date +%s)" -gt "$last"
+fake_meminfo 1000000 300000 50000 250000 0 100000 1000000 230000
+start_daemon -c "$CONF/fleet.conf"
+stop_daemon TERM || true
 
 # --- journald -----------------------------------------------------------------
 # Structured records over the native protocol; a journald that stops reading.
