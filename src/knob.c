@@ -161,9 +161,16 @@ knob_lock(const char *dir, int *ret_holder)
 	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
 		return -errno;
 	record_path(path, sizeof(path), dir, "lock");
-	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -errno;
+	/* 0600 also for a file an older version left 0644: anyone who can open
+	 * it can flock() it and keep the daemon from starting. */
+	if (fchmod(fd, 0600) < 0) {
+		r = -errno;
+		close(fd);
+		return r;
+	}
 	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
 		r = -errno;
 		if (r == -EWOULDBLOCK) {

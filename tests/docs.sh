@@ -23,7 +23,10 @@
 #   - THE ADAPTIVE POLICY of autoswappiness(8) gives every POLICY_ADAPTIVE_
 #     constant of include/policy.h with its value, and no other;
 #   - METRICS of autoswappiness(8) lists exactly the metrics, with their types,
-#     that src/status.c writes;
+#     that src/status.c writes, and its alert rules (the `.Bd -literal` block
+#     that starts with `groups:`) pass `promtool check rules` (promtool from
+#     scripts/deps.sh in build/tools, else $PROMTOOL or PATH) and name only
+#     those metrics;
 #   - the default policy is the one the committed `make bench` run chose
 #     (bench/results/default-policy.txt, written by bench/report.py);
 #   - the README's Try-it sample is what --explain prints, as uid 65534, for
@@ -485,7 +488,7 @@ else
 fi
 
 # (k) the Prometheus metrics: every metric() call of status.c, with its type.
-grep -oE 'metric\(&o, "[a-z_]+", "[a-z]+"' "$STATUS_C" | sed -E 's/.*"([a-z_]+)", "([a-z]+)"/autoswappiness_\1 \2/' |
+grep -oE 'metric\(&?o, "[a-z_]+", "[a-z]+"' "$STATUS_C" | sed -E 's/.*"([a-z_]+)", "([a-z]+)"/autoswappiness_\1 \2/' |
 	sort >"$tmp/metrics-code"
 awk '/^\.Sh / { on = ($0 == ".Sh METRICS") }
 	on && $1 == ".It" && $2 == "Va" && $3 ~ /^autoswappiness_/ && $4 == "Pq" { print $3 " " $5 }' "$MAN8" |
@@ -563,6 +566,40 @@ elif out=$(explain_sample 2>&1) && [[ $out == "$sample" ]]; then
 else
 	not_ok "${README#"$root"/}'s --explain sample differs from what it prints (< README, > --explain)" \
 		"$(diff <(echo "$sample") <(echo "$out") || true)"
+fi
+
+# (n) the alert rules in METRICS of autoswappiness(8) (the .Bd -literal block
+# that starts with `groups:`) pass `promtool check rules` and name only metrics
+# that status.c writes, so that the example an operator copies cannot drift.
+awk '/^\.Sh / { on = ($0 == ".Sh METRICS") }
+	on && /^\.Bd -literal/ { inb = 1; first = 1; next }
+	inb && /^\.Ed/ { inb = 0; keep = 0; next }
+	inb && first { first = 0; keep = ($0 == "groups:") }
+	inb && keep { print }' "$MAN8" >"$tmp/rules.yml"
+PROMTOOL=${PROMTOOL:-$root/build/tools/promtool}
+[[ -x $PROMTOOL ]] || PROMTOOL=$(command -v promtool || echo "$PROMTOOL")
+if [[ ! -s $tmp/rules.yml ]]; then
+	not_ok "alert rules in METRICS of ${MAN8#"$root"/}" "no .Bd -literal block starting with 'groups:'"
+elif [[ ! -x $PROMTOOL ]]; then
+	not_ok "promtool checks the alert rules of ${MAN8#"$root"/}" "no promtool: run scripts/deps.sh"
+elif out=$("$PROMTOOL" check rules "$tmp/rules.yml" 2>&1); then
+	ok "the alert rules of ${MAN8#"$root"/} pass promtool check rules ($(grep -c 'alert:' "$tmp/rules.yml") rules)"
+else
+	not_ok "the alert rules of ${MAN8#"$root"/} fail promtool check rules" "$out"
+fi
+unknown=$(grep -oE 'autoswappiness_[a-z_]+' "$tmp/rules.yml" | sort -u | while read -r m; do
+	grep -q "^$m " "$tmp/metrics-code" || echo "$m"
+done)
+if [[ -s $tmp/rules.yml && -z $unknown ]]; then
+	ok "the alert rules of ${MAN8#"$root"/} name only metrics of ${STATUS_C#"$root"/}"
+else
+	not_ok "the alert rules of ${MAN8#"$root"/} name metrics ${STATUS_C#"$root"/} does not write" "${unknown:-no rules}"
+fi
+if grep -qF 'expr: time() - autoswappiness_last_poll_timestamp_seconds > 3 * autoswappiness_poll_interval_seconds' \
+	"$tmp/rules.yml"; then
+	ok "the liveness alert of ${MAN8#"$root"/} compares the last poll with 3 poll intervals"
+else
+	not_ok "the liveness alert of ${MAN8#"$root"/}" "no 'time() - autoswappiness_last_poll_timestamp_seconds > 3 * autoswappiness_poll_interval_seconds'"
 fi
 
 echo "$passed passed, $failed failed"

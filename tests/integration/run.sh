@@ -481,6 +481,8 @@ expect_rc 3 "status before the daemon runs says not running" "$BIN" status
 check "status names what is missing" grep -q "autoswappiness is not running (no $STATE/state)" "$WORK/out"
 start_daemon -c "$CONF/fleet.conf"
 check "a drop-in overrides the main file (max 15)" wait_for 15 knob_is 15
+# Earlier sections left the lock 0644 (as older versions made it): it is fixed too.
+check "the lock file is 0600 whatever the umask" test "$(stat -c %a "$STATE/lock")" = 600
 check "status works while it runs" wait_for 15 bash -c "'$BIN' status >'$WORK/status.out'"
 check "status shows the policy and value" grep -q "^  swappiness:  15 (target 23, limits 0..15)$" "$WORK/status.out"
 check "status shows what it will restore" grep -q "^  on exit:     restores 60$" "$WORK/status.out"
