@@ -326,6 +326,8 @@ check "external change is logged" wait_for 15 log_has "changed from 5 to 42 by s
 fake_meminfo 1000000 300000 50000 250000 0 100000 1000000 230000
 sleep 0.5
 check "yielded daemon does not fight" knob_is 42
+check "status while yielded does not claim to restore" bash -c \
+	"'$BIN' status | grep -qx '  on exit:     leaves the value someone else set'"
 stop_daemon INT || true
 check "exit after a yield keeps the admin's value" knob_is 42
 check "exit after a yield is logged" log_has "leaving swappiness at 42"
@@ -560,8 +562,11 @@ check "after a SIGKILL the textfile stays" test -s "$PROM"
 last=$(last_poll)
 sleep 1.2
 check "and its last poll stays behind the clock" test "$(last_poll)" = "$last" -a "$(date +%s)" -gt "$last"
+# A clean start and stop leaves no state behind for the next sections (waiting
+# for the start: a TERM before bash has exec'd the daemon is lost).
 fake_meminfo 1000000 300000 50000 250000 0 100000 1000000 230000
 start_daemon -c "$CONF/fleet.conf"
+check "a real start after the killed dry run" wait_for 15 log_has "started: "
 stop_daemon TERM || true
 
 # --- journald -----------------------------------------------------------------
