@@ -31,6 +31,13 @@ fi
 if [ $rc = 0 ]; then
 	if [ -s "$SHARE/metrics.prom" ]; then
 		/usr/bin/python3 "$TOP/tests/prom_check.py" "$SHARE/metrics.prom" || rc=1
+		# Prometheus's own lint (promtool from scripts/deps.sh): it must say nothing.
+		if ! out=$("$TOP/build/tools/promtool" check metrics <"$SHARE/metrics.prom" 2>&1) || [ -n "$out" ]; then
+			echo "e2e: FAIL: promtool check metrics: ${out:-failed}"
+			rc=1
+		else
+			echo "e2e: promtool check metrics: no complaints"
+		fi
 	else
 		echo "e2e: FAIL: the guest left no metrics.prom to check"
 		rc=1
