@@ -595,11 +595,11 @@ if [[ -s $tmp/rules.yml && -z $unknown ]]; then
 else
 	not_ok "the alert rules of ${MAN8#"$root"/} name metrics ${STATUS_C#"$root"/} does not write" "${unknown:-no rules}"
 fi
-if grep -qF 'expr: time() - autoswappiness_last_poll_timestamp_seconds > 3 * autoswappiness_poll_interval_seconds' \
-	"$tmp/rules.yml"; then
-	ok "the liveness alert of ${MAN8#"$root"/} compares the last poll with 3 poll intervals"
+live='expr: timestamp(autoswappiness_last_poll_timestamp_seconds) - autoswappiness_last_poll_timestamp_seconds > 3 * autoswappiness_poll_interval_seconds'
+if grep -qF "$live" "$tmp/rules.yml" && grep -qF "${live#expr: }" "$README"; then
+	ok "the liveness alert of ${MAN8#"$root"/} and ${README#"$root"/} compares the file's age at the scrape with 3 poll intervals"
 else
-	not_ok "the liveness alert of ${MAN8#"$root"/}" "no 'time() - autoswappiness_last_poll_timestamp_seconds > 3 * autoswappiness_poll_interval_seconds'"
+	not_ok "the liveness alert of ${MAN8#"$root"/} (rules) or ${README#"$root"/}" "no '${live#expr: }'"
 fi
 
 echo "$passed passed, $failed failed"
