@@ -9,11 +9,13 @@ set -eu
 # the benchmarks), strace (the integration test that counts the cgroup walk's stat calls),
 # util-linux and mount (unshare, mount, flock, findmnt, setpriv), python3 (fake journald,
 # notify socket, JSON and metrics checks), and for the VM image debootstrap with the
-# archive keyring and gpgv, so that it checks what it downloads. coreutils (timeout,
+# archive keyring and gpgv, so that it checks what it downloads. The Debian package (make deb)
+# needs debhelper, dpkg-dev, fakeroot and lintian, and git to export the tree. coreutils (timeout,
 # mkfifo, stat...), mawk, sed, grep, diffutils and tar are in every Debian system.
 PACKAGES="make gcc libc6-dev pkg-config libproc2-dev libinih-dev libsystemd-dev systemd procps strace
 libcmocka-dev mandoc valgrind util-linux mount clang libclang-rt-dev python3 python3-prometheus-client
-qemu-system-x86 qemu-utils debootstrap debian-archive-keyring gpgv e2fsprogs gnuplot-nox"
+qemu-system-x86 qemu-utils debootstrap debian-archive-keyring gpgv e2fsprogs gnuplot-nox
+debhelper dpkg-dev fakeroot lintian git"
 
 missing=""
 for p in $PACKAGES; do
