@@ -102,6 +102,34 @@ check-completion: $(BIN)
 
 # make install / uninstall into a temporary DESTDIR (tests/install.sh).
 check-install: $(BIN)
+	BUILD=$(BUILD) tests/install.sh
+
+# The Debian package: make deb, lintian, its files and maintainer scripts (tests/deb.sh).
+check-deb: deb
+	DEB=$(DEB) tests/deb.sh
+
+# bench/report.py on synthetic results (the benchmark itself is `make bench`).
+check-bench-report:
+	tests/bench-report.sh
+
+# The guest installs the Debian package (build/deb/), as a user would.
+check-vm: deb
+	BUILD_DIR=$(BUILD) DEB=$(DEB) tests/vm/e2e.sh
+
+check-sanitize:
+	$(MAKE) SANITIZE=1 check-unit check-integration
+
+check-valgrind: $(UNIT_TESTS) $(BIN)
+	VALGRIND=1 BIN=$(BIN) tests/valgrind.sh $(UNIT_TESTS)
+
+# Everything that can run here; the VM test fails loudly without qemu.
+check: deps all check-func-length check-unit check-integration check-docs check-systemd check-bench-report check-sanitize check-valgrind \
+	check-fuzz check-completion check-install check-deb check-vm
+
+include fuzz/fuzz.mk
+include tests/replay/replay.mk
+
+install: $(BIN)
 	install -D -m 0755 $(BIN) $(DESTDIR)$(SBINDIR)/autoswappiness
 	install -D -m 0644 man/autoswappiness.8 $(DESTDIR)$(MANDIR)/man8/autoswappiness.8
 	install -D -m 0644 man/autoswappiness.conf.5 $(DESTDIR)$(MANDIR)/man5/autoswappiness.conf.5
