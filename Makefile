@@ -186,7 +186,7 @@ format:
 	clang-format -i src/*.c include/*.h tests/unit/*.c
 
 clean:
-	rm -rf build/autoswappiness build/*.o build/tests build/sanitize build/it
+	rm -rf build/autoswappiness build/*.o build/tests build/sanitize build/it build/deb
 
 # Benchmarks in the VM (issues 4 and 12), not part of `make check`: about 2 1/4 hours here under
 # TCG, disk and zram swap (BENCH_QUICK=1: a short try-out; BENCH_RESUME=1 goes on with a run
