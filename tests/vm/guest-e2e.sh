@@ -41,8 +41,10 @@ debs=("$SHARE"/autoswappiness_*.deb)
 cp -- "${debs[0]}" /tmp/ || { echo "FATAL: no package in $SHARE"; exit 1; }
 # The image drops apt's lists and cache (recipe.sh): give apt its directories back.
 mkdir -p /var/cache/apt/archives/partial /var/lib/apt/lists/partial
-check "apt-get install ./${debs[0]##*/}" bash -c "set -o pipefail; cd /tmp && DEBIAN_FRONTEND=noninteractive \
-	apt-get install -y --no-download ./${debs[0]##*/} 2>&1 | tail -n 15"
+# An absolute path: apt 2.6 with a relative one and --no-download fails ("Pathname to install
+# is not absolute"); with no lists in the image apt has nothing to download anyway.
+check "apt-get install /tmp/${debs[0]##*/}" bash -c "set -o pipefail; DEBIAN_FRONTEND=noninteractive \
+	apt-get install -y /tmp/${debs[0]##*/} 2>&1 | tail -n 15"
 check "the package is installed" bash -c "dpkg-query -W -f='\${Status}' autoswappiness | grep -qx 'install ok installed'"
 check "the binary is installed" test -x /usr/sbin/autoswappiness
 check "the config is installed, a conffile" bash -c "test -f $CONF && grep -qx $CONF /var/lib/dpkg/info/autoswappiness.conffiles"
