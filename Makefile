@@ -9,7 +9,13 @@ SBINDIR    ?= $(PREFIX)/sbin
 MANDIR     ?= $(PREFIX)/share/man
 SYSCONFDIR ?= /etc
 RUNSTATEDIR ?= /run
-UNITDIR    ?= $(shell pkg-config --variable=systemdsystemunitdir systemd 2>/dev/null || echo /lib/systemd/system)
+# systemd reads units from /usr/local/lib/systemd/system and /usr/lib/systemd/system, the
+# catalog from /usr/local/lib/systemd/catalog and /usr/lib/systemd/catalog, and bash-completion
+# from $XDG_DATA_DIRS (/usr/local/share:/usr/share): all follow PREFIX. The Debian package sets
+# UNITDIR=/lib/systemd/system, where bookworm's lintian wants units.
+UNITDIR    ?= $(PREFIX)/lib/systemd/system
+CATALOGDIR ?= $(PREFIX)/lib/systemd/catalog
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 DESTDIR    ?=
 
 BUILD ?= build
@@ -40,7 +46,8 @@ BIN       := $(BUILD)/autoswappiness
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
 
 .PHONY: all deps deps-test deps-bench run check check-unit check-integration check-docs check-systemd check-vm \
-	check-sanitize check-valgrind check-bench-report check-func-length check-deps update-golden install uninstall clean format
+	check-sanitize check-valgrind check-bench-report check-func-length check-deps update-golden install uninstall clean format \
+	check-completion check-install check-deb deb
 
 all: $(BIN)
 
@@ -99,12 +106,25 @@ update-golden: $(BUILD)/tests/test_config
 check-systemd:
 	tests/unit-security.sh
 
+# The bash completion against --help (tests/completion.sh).
+check-completion: $(BIN)
+	BIN=$(BIN) tests/completion.sh
+
+# make install / uninstall into a temporary DESTDIR (tests/install.sh).
+check-install: $(BIN)
+	BUILD=$(BUILD) tests/install.sh
+
+# The Debian package: make deb, lintian, its files and maintainer scripts (tests/deb.sh).
+check-deb: deb
+	DEB=$(DEB) tests/deb.sh
+
 # bench/report.py on synthetic results (the benchmark itself is `make bench`).
 check-bench-report:
 	tests/bench-report.sh
 
-check-vm: $(BIN)
-	BUILD_DIR=$(BUILD) tests/vm/e2e.sh
+# The guest installs the Debian package (build/deb/), as a user would.
+check-vm: deb
+	BUILD_DIR=$(BUILD) DEB=$(DEB) tests/vm/e2e.sh
 
 check-sanitize:
 	$(MAKE) SANITIZE=1 check-unit check-integration
@@ -114,7 +134,7 @@ check-valgrind: $(UNIT_TESTS) $(BIN)
 
 # Everything that can run here; the VM test fails loudly without qemu.
 check: deps-test all check-func-length check-deps check-unit check-integration check-docs check-systemd check-bench-report check-sanitize check-valgrind \
-	check-fuzz check-vm
+	check-fuzz check-completion check-install check-deb check-vm
 
 include fuzz/fuzz.mk
 include tests/replay/replay.mk
@@ -128,23 +148,56 @@ install: $(BIN)
 	    -e 's|/etc/autoswappiness.conf|$(SYSCONFDIR)/autoswappiness.conf|g' \
 	    systemd/autoswappiness.service >$(DESTDIR)$(UNITDIR)/autoswappiness.service
 	chmod 0644 $(DESTDIR)$(UNITDIR)/autoswappiness.service
+	install -D -m 0644 systemd/autoswappiness.catalog $(DESTDIR)$(CATALOGDIR)/autoswappiness.catalog
+	install -D -m 0644 completion/autoswappiness.bash $(DESTDIR)$(BASHCOMPDIR)/autoswappiness
 	@# Never overwrite an administrator's configuration.
 	@if [ -e $(DESTDIR)$(SYSCONFDIR)/autoswappiness.conf ]; then \
 		echo "keeping existing $(DESTDIR)$(SYSCONFDIR)/autoswappiness.conf"; \
 	else \
 		install -D -m 0644 conf/autoswappiness.conf $(DESTDIR)$(SYSCONFDIR)/autoswappiness.conf; \
 	fi
+	@# journalctl -x reads the catalog from a database (packages get it by a dpkg trigger).
+	@if [ -z "$(DESTDIR)" ] && command -v journalctl >/dev/null; then journalctl --update-catalog; fi
 
+# A running daemon is stopped first (it restores the original swappiness) and disabled, so no
+# enable link is left pointing at a removed unit: only on this machine's own systemd (no
+# DESTDIR, systemd is PID 1, the unit is installed).
 uninstall:
+	@if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ] && command -v systemctl >/dev/null && \
+	    [ -e $(UNITDIR)/autoswappiness.service ]; then \
+		echo "systemctl disable --now autoswappiness"; \
+		systemctl disable --now autoswappiness; \
+	fi
 	rm -f $(DESTDIR)$(SBINDIR)/autoswappiness $(DESTDIR)$(MANDIR)/man8/autoswappiness.8 \
-	      $(DESTDIR)$(MANDIR)/man5/autoswappiness.conf.5 $(DESTDIR)$(UNITDIR)/autoswappiness.service
+	      $(DESTDIR)$(MANDIR)/man5/autoswappiness.conf.5 $(DESTDIR)$(UNITDIR)/autoswappiness.service \
+	      $(DESTDIR)$(CATALOGDIR)/autoswappiness.catalog $(DESTDIR)$(BASHCOMPDIR)/autoswappiness
+	@if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ] && command -v systemctl >/dev/null; then \
+		systemctl daemon-reload; \
+	fi
+	@if [ -z "$(DESTDIR)" ] && command -v journalctl >/dev/null; then journalctl --update-catalog; fi
 	@echo "left $(DESTDIR)$(SYSCONFDIR)/autoswappiness.conf in place"
+
+# The Debian package, built in build/deb/src from a clean export of the source tree (the files
+# git tracks or would track, as they are now: no build/, nothing ignored), so the tree itself
+# stays clean: build/deb/autoswappiness_$(VERSION)-1_amd64.deb, the log in build/deb/build.log.
+DEB_VERSION = $(shell dpkg-parsechangelog -l debian/changelog -S Version)
+DEB_ARCH    = $(shell dpkg --print-architecture)
+DEB         = build/deb/autoswappiness_$(DEB_VERSION)_$(DEB_ARCH).deb
+# Its tools (debhelper, dpkg-dev, fakeroot, lintian) are in the test group: check-deb and the VM test build it.
+deb: deps-test
+	rm -rf build/deb
+	mkdir -p build/deb/src
+	git ls-files -z --cached --others --exclude-standard | \
+		tar --null -T - --ignore-failed-read -cf - | tar -C build/deb/src -xf -
+	cd build/deb/src && dpkg-buildpackage -us -uc -b -j2 >../build.log 2>&1 || { tail -n 40 ../build.log; exit 1; }
+	test -f $(DEB)
+	@echo "built $(DEB)"
 
 format:
 	clang-format -i src/*.c include/*.h tests/unit/*.c
 
 clean:
-	rm -rf build/autoswappiness build/*.o build/tests build/sanitize build/it
+	rm -rf build/autoswappiness build/*.o build/tests build/sanitize build/it build/deb
 
 # Benchmarks in the VM (issues 4 and 12), not part of `make check`: about 2 1/4 hours here under
 # TCG, disk and zram swap (BENCH_QUICK=1: a short try-out; BENCH_RESUME=1 goes on with a run

@@ -33,11 +33,14 @@
 #     the case its marker names (fake /proc files bind-mounted in a private
 #     mount namespace; needs root, else only its first line's wording is
 #     checked against src/explain.c).
+#   - the journal catalog (systemd/autoswappiness.catalog) has one entry for
+#     each MESSAGE_ID of include/journal.h and no other, in the strict form of
+#     systemd's catalogs, and `journalctl --update-catalog` accepts it.
 #
 # Run from anywhere; paths are relative to the repository root. The binary is
 # $BIN, else build/autoswappiness built with `make -s`; the defaults helper is
 # built with $CC (cc). MAN8, MAN5, CONF, CONFIG_C, CONFIG_H, JOURNAL_H,
-# JOURNAL_C, DAEMON_C, POLICY_H, STATUS_C, BENCH_CHOICE and README name other files, to show that each
+# JOURNAL_C, DAEMON_C, POLICY_H, STATUS_C, BENCH_CHOICE, README and CATALOG name other files, to show that each
 # check can fail.
 #
 # Conventions it relies on: in the conf file a key line is `#key = value` or
@@ -77,6 +80,7 @@ POLICY_H=$(abs "${POLICY_H:-$root/include/policy.h}")
 STATUS_C=$(abs "${STATUS_C:-$root/src/status.c}")
 BENCH_CHOICE=$(abs "${BENCH_CHOICE:-$root/bench/results/default-policy.txt}")
 README=$(abs "${README:-$root/README.md}")
+CATALOG=$(abs "${CATALOG:-$root/systemd/autoswappiness.catalog}")
 cd "$root"
 
 die() {
@@ -86,7 +90,7 @@ die() {
 
 command -v mandoc >/dev/null || die "mandoc is not installed (apt-get install mandoc)"
 for f in "$MAN8" "$MAN5" "$CONF" "$CONFIG_C" "$CONFIG_H" "$JOURNAL_H" "$JOURNAL_C" "$DAEMON_C" "$POLICY_H" \
-	"$STATUS_C"; do
+	"$STATUS_C" "$CATALOG"; do
 	[[ -f $f ]] || die "'$f' does not exist"
 done
 if [[ -z ${BIN:-} ]]; then
@@ -600,6 +604,71 @@ if grep -qF "$live" "$tmp/rules.yml" && grep -qF "${live#expr: }" "$README"; the
 	ok "the liveness alert of ${MAN8#"$root"/} and ${README#"$root"/} compares the file's age at the scrape with 3 poll intervals"
 else
 	not_ok "the liveness alert of ${MAN8#"$root"/} (rules) or ${README#"$root"/}" "no '${live#expr: }'"
+fi
+
+# (o) the journal catalog: an entry for exactly the MESSAGE_IDs of journal.h,
+# each strictly `-- ID`, the headers Subject, Defined-By, Documentation and
+# Support (no other, each once, `Key: value`), a blank line and some text; and
+# `journalctl --update-catalog` takes the file (in a temporary root) and then
+# lists those IDs.
+catalog_strict() {
+	awk '
+	function bad(msg) { printf "%s:%d: %s\n", FILENAME, FNR, msg; errors++ }
+	function finish() {
+		if (id == "") return
+		for (k in need) if (!(k in seen)) bad("entry " id " has no " k ":")
+		if (!text) bad("entry " id " has no text")
+	}
+	BEGIN { need["Subject"]; need["Defined-By"]; need["Documentation"]; need["Support"] }
+	/^-- / {
+		finish()
+		id = substr($0, 4); state = "head"; text = 0; delete seen
+		if (id !~ /^[0-9a-f]+$/ || length(id) != 32) bad("not a 32-digit lowercase hex MESSAGE_ID: " id)
+		if (id in ids) bad("MESSAGE_ID " id " twice")
+		ids[id]; print id > idfile
+		next
+	}
+	id == "" { if ($0 != "" && $0 !~ /^#/) bad("text before the first entry"); next }
+	state == "head" && $0 == "" { state = "body"; next }
+	state == "head" {
+		if (!match($0, /^[A-Z][A-Za-z-]*: [^ ]/)) { bad("not a header line (Key: value): " $0); next }
+		k = substr($0, 1, index($0, ":") - 1)
+		if (!(k in need)) bad("unknown header " k)
+		if (k in seen) bad("header " k " twice")
+		if (k == "Defined-By" && $0 != "Defined-By: autoswappiness") bad("Defined-By is not autoswappiness")
+		if (k == "Documentation" && $0 !~ /^Documentation: man:autoswappiness(\.conf)?\([58]\)( man:autoswappiness(\.conf)?\([58]\))*$/)
+			bad("Documentation is not man:autoswappiness pages")
+		seen[k]; next
+	}
+	/[^ ]/ { text = 1 }
+	/[ \t]$/ { bad("trailing blank") }
+	END { finish(); exit errors > 0 }' idfile="$2" "$1"
+}
+if ! out=$(catalog_strict "$CATALOG" "$tmp/msgid-catalog" 2>&1); then
+	not_ok "${CATALOG#"$root"/} is a strict catalog file" "$out"
+else
+	ok "${CATALOG#"$root"/} is a strict catalog file (-- ID, Subject, Defined-By, Documentation, Support, text)"
+fi
+if diff=$(diff "$tmp/msgid-code" <(sort "$tmp/msgid-catalog")); then
+	ok "${CATALOG#"$root"/} has an entry for exactly the $(wc -l <"$tmp/msgid-code") MESSAGE_IDs of ${JOURNAL_H#"$root"/}"
+else
+	not_ok "MESSAGE_IDs of ${CATALOG#"$root"/} differ from ${JOURNAL_H#"$root"/} (< code only, > catalog only)" \
+		"$(grep '^[<>]' <<<"$diff")"
+fi
+if command -v journalctl >/dev/null; then
+	catroot=$tmp/catalog-root
+	mkdir -p "$catroot/usr/lib/systemd/catalog"
+	cp "$CATALOG" "$catroot/usr/lib/systemd/catalog/autoswappiness.catalog"
+	if ! out=$(journalctl --root="$catroot" --update-catalog 2>&1); then
+		not_ok "journalctl --update-catalog takes ${CATALOG#"$root"/}" "$out"
+	elif diff=$(diff "$tmp/msgid-code" <(journalctl --root="$catroot" --list-catalog 2>&1 |
+		awk '$2 == "autoswappiness:" { print $1 }' | sort)); then
+		ok "journalctl --update-catalog takes ${CATALOG#"$root"/} and lists its $(wc -l <"$tmp/msgid-code") entries"
+	else
+		not_ok "journalctl --list-catalog after --update-catalog differs from ${JOURNAL_H#"$root"/}" "$diff"
+	fi
+else
+	not_ok "journalctl --update-catalog takes ${CATALOG#"$root"/}" "journalctl is not installed (apt-get install systemd)"
 fi
 
 echo "$passed passed, $failed failed"

@@ -1,7 +1,8 @@
 #!/bin/bash
-# End-to-end test: builds (or reuses) the Debian 12 guest image, installs the
-# daemon into a staging tree with `make install DESTDIR=...`, boots the guest
-# under qemu and runs tests/vm/guest-e2e.sh in it. Fails loudly without qemu.
+# End-to-end test: builds (or reuses) the Debian 12 guest image, hands the
+# Debian package ($DEB, from `make deb`; make check-vm builds it) to the guest,
+# boots it under qemu and runs tests/vm/guest-e2e.sh there, which installs the
+# package with apt as a user would. Fails loudly without qemu.
 set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -12,7 +13,11 @@ cd "$TOP"
 "$TOP/tests/vm/recipe.sh" "$IMAGE"
 SHARE=$(mktemp -d /tmp/autoswappiness-e2e.XXXXXX)
 trap 'rm -rf "$SHARE"' EXIT
-make -s install DESTDIR="$SHARE/destdir" BUILD="$BUILD_DIR" >/dev/null
+if [[ -z ${DEB:-} ]]; then
+	DEB=$(ls -1 build/deb/autoswappiness_*.deb 2>/dev/null | tail -n 1)
+fi
+[[ -n $DEB && -f $DEB ]] || { echo "e2e: FAIL: no package '${DEB:-build/deb/autoswappiness_*.deb}': run make deb"; exit 1; }
+cp -- "$DEB" "$SHARE/"
 cc -O2 -Wall -Wextra -o "$SHARE/dirtier" bench/dirtier.c
 cp tests/vm/guest-e2e.sh "$SHARE/guest.sh"
 chmod +x "$SHARE/guest.sh"

@@ -31,23 +31,36 @@ active() { [ "$(systemctl is-active $UNIT)" = active ]; }
 journal_since() { journalctl -u $UNIT --no-pager --since "@$1" "${@:2}"; }
 main_pid() { systemctl show -p MainPID --value $UNIT; }
 
-step "install, as a package would (make install DESTDIR=...)"
-# Merged /usr: /lib is a symlink, which tar must keep (cp -a would refuse).
-tar -C $SHARE/destdir -cf - . | tar -C / -xf - --keep-directory-symlink --no-same-owner ||
-	{ echo "FATAL: cannot copy the installed tree"; exit 1; }
-check "the binary is installed" test -x /usr/local/sbin/autoswappiness
-check "the config is installed" test -f $CONF
-check "the man pages are installed" test -f /usr/local/share/man/man8/autoswappiness.8
+step "install the Debian package with apt (offline: its dependencies are in the image)"
 mkswap /dev/vdb >/dev/null && swapon /dev/vdb
 check "swap is on" grep -q '^/dev/vdb' /proc/swaps
 ORIG=$(knob)
 echo "original vm.swappiness: $ORIG"
+T0=$(date +%s)
+debs=("$SHARE"/autoswappiness_*.deb)
+cp -- "${debs[0]}" /tmp/ || { echo "FATAL: no package in $SHARE"; exit 1; }
+# The image drops apt's lists and cache (recipe.sh): give apt its directories back.
+mkdir -p /var/cache/apt/archives/partial /var/lib/apt/lists/partial
+# An absolute path: apt 2.6 with a relative one and --no-download fails ("Pathname to install
+# is not absolute"); with no lists in the image apt has nothing to download anyway.
+check "apt-get install /tmp/${debs[0]##*/}" bash -c "set -o pipefail; DEBIAN_FRONTEND=noninteractive \
+	apt-get install -y /tmp/${debs[0]##*/} 2>&1 | tail -n 15"
+check "the package is installed" bash -c "dpkg-query -W -f='\${Status}' autoswappiness | grep -qx 'install ok installed'"
+check "the binary is installed" test -x /usr/sbin/autoswappiness
+check "the config is installed, a conffile" bash -c "test -f $CONF && grep -qx $CONF /var/lib/dpkg/info/autoswappiness.conffiles"
+check "the unit is installed" test -f /lib/systemd/system/$UNIT.service
+check "the catalog and the completion are installed" test -f /usr/lib/systemd/catalog/$UNIT.catalog \
+	-a -f /usr/share/bash-completion/completions/$UNIT
+check "the package enabled the service" bash -c "[ \"\$(systemctl is-enabled $UNIT)\" = enabled ]"
+check "and started it" wait_for 30 active
+check "journalctl -x explains the start record (the catalog)" wait_for 10 bash -c \
+	"journalctl -x -u $UNIT --no-pager | grep -q 'autoswappiness started regulating vm.swappiness'"
+journalctl -x -u $UNIT --no-pager | sed -n '1,12p'
 # The shipped config's policy (the benchmark picks the default): the daemon's own dry run names it.
-POLICY=$(/usr/local/sbin/autoswappiness --once --dry-run | sed -n 's/^policy=\([a-z]*\) .*/\1/p')
+POLICY=$(/usr/sbin/autoswappiness --once --dry-run | sed -n 's/^policy=\([a-z]*\) .*/\1/p')
 check "a dry run names the shipped policy ('$POLICY')" grep -qxE 'ck|tendency|adaptive' <<<"$POLICY"
 
-step "1. systemctl enable --now"
-T0=$(date +%s)
+step "1. systemctl enable --now (the package did it already)"
 systemctl daemon-reload
 check "enable --now succeeds" systemctl enable --now $UNIT
 check "is-active says active" active
@@ -98,7 +111,7 @@ step "3. edit the config and reload"
 T2=$(date +%s)
 sed -i 's/^#max = auto$/max = 30/' $CONF
 check "the edit made a max line" grep -q '^max = 30$' $CONF
-check "autoswappiness -n accepts it" /usr/local/sbin/autoswappiness -n
+check "autoswappiness -n accepts it" /usr/sbin/autoswappiness -n
 systemctl reload $UNIT
 check "reload is journaled" wait_for 20 bash -c "journalctl -u $UNIT --no-pager --since @$T2 | grep -q \"reloaded '$CONF'\""
 check "the new max holds" wait_for 20 bash -c "[ \$(cat $KNOB) -le 30 ]"
@@ -213,14 +226,14 @@ PROM=/run/autoswappiness/autoswappiness.prom
 ln -sfn $PROM $NE/autoswappiness.prom
 printf '# managed by ansible\n[limits]\nmax = 25\n[metrics]\ntextfile = %s\n' $PROM \
 	>/etc/autoswappiness.conf.d/50-fleet.conf
-check "-n checks the merged result" /usr/local/sbin/autoswappiness -n
+check "-n checks the merged result" /usr/sbin/autoswappiness -n
 systemctl start $UNIT
 check "the drop-in's max holds" wait_for 30 bash -c "[ \$(cat $KNOB) -le 25 ]"
-check "status works (as root)" bash -c "/usr/local/sbin/autoswappiness status | tee /tmp/status.out | grep -q '^  policy:      $POLICY'"
+check "status works (as root)" bash -c "/usr/sbin/autoswappiness status | tee /tmp/status.out | grep -q '^  policy:      $POLICY'"
 cat /tmp/status.out
 check "status works for an unprivileged user" setpriv --reuid=65534 --regid=65534 --clear-groups \
-	/usr/local/sbin/autoswappiness status
-check "status --json" bash -c "/usr/local/sbin/autoswappiness status --json | grep -q '\"running\":true'"
+	/usr/sbin/autoswappiness status
+check "status --json" bash -c "/usr/sbin/autoswappiness status --json | grep -q '\"running\":true'"
 check "the unit writes the textfile in its runtime directory" wait_for 30 test -s $PROM
 check "the textfile is world-readable (node_exporter is not root)" bash -c "[ \$(stat -c %a $PROM) = 644 ]"
 check "node_exporter's user reads it through the link" bash -c \
@@ -306,6 +319,24 @@ if [ -n "$reacted" ]; then
 fi
 check "the value changed during the spike" test -n "$reacted"
 systemctl stop $UNIT
+
+step "11. apt-get remove stops the daemon and restores the knob; purge removes the config"
+rm -f /etc/autoswappiness.conf.d/50-ck.conf
+systemctl start $UNIT
+check "the unit is active before the removal" wait_for 30 active
+check "it writes a value other than the original $ORIG" wait_for 60 bash -c "[ \$(cat $KNOB) != $ORIG ]"
+echo "vm.swappiness before the removal: $(knob)"
+check "apt-get remove -y autoswappiness" bash -c \
+	"set -o pipefail; DEBIAN_FRONTEND=noninteractive apt-get remove -y autoswappiness 2>&1 | tail -n 5"
+check "the unit is no longer active" bash -c "! systemctl is-active -q $UNIT"
+check "vm.swappiness is back to the value found at start ($(knob) = $ORIG)" test "$(knob)" = "$ORIG"
+check "the binary is gone" test ! -e /usr/sbin/autoswappiness
+check "remove keeps the configuration" test -f $CONF
+check "apt-get purge -y autoswappiness" bash -c \
+	"set -o pipefail; DEBIAN_FRONTEND=noninteractive apt-get purge -y autoswappiness 2>&1 | tail -n 5"
+check "purge removes $CONF" test ! -e $CONF
+check "and the enable link" bash -c "! ls /etc/systemd/system/*/autoswappiness.service 2>/dev/null"
+check "dpkg forgets the package" bash -c "! dpkg-query -W -f='\${Status}' autoswappiness 2>/dev/null | grep -qE ' (installed|config-files)\$'"
 
 echo "e2e: $pass passed, $fail failed"
 [ "$fail" = 0 ]
