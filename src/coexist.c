@@ -181,13 +181,13 @@ coexist_split_profiles(const char *text, size_t len, char (*names)[COEXIST_PROFI
 	return n;
 }
 
-/* tuned reads its profiles with Python's ConfigParser and inline comments
- * after whitespace: "vm.swappiness=10 # low" is 10. */
+/* tuned reads its profiles with Python's ConfigParser, with '#' as an inline
+ * comment after whitespace: "vm.swappiness=10 # low" is 10. */
 static void
 strip_inline_comment(const char *s, size_t *len)
 {
 	for (size_t i = 1; i < *len; i++)
-		if ((s[i] == '#' || s[i] == ';') && is_blank(s[i - 1])) {
+		if (s[i] == '#' && is_blank(s[i - 1])) {
 			*len = i;
 			break;
 		}
