@@ -25,7 +25,10 @@
 #   - METRICS of autoswappiness(8) lists exactly the metrics, with their types,
 #     that src/status.c writes;
 #   - the default policy is the one the committed `make bench` run chose
-#     (bench/results/default-policy.txt, written by bench/report.py).
+#     (bench/results/default-policy.txt, written by bench/report.py);
+#   - every "see autoswappiness(8), SECTION" in a message of src/*.c names a
+#     section of autoswappiness(8), and the README's section on other tools
+#     points at the page's.
 #
 # Run from anywhere; paths are relative to the repository root. The binary is
 # $BIN, else build/autoswappiness built with `make -s`; the defaults helper is
@@ -506,6 +509,27 @@ elif [[ $choice == "$page_policy" ]]; then
 else
 	not_ok "the default policy of ${MAN5#"$root"/} is not the one the benchmark chose" \
 		"page and code: '$page_policy'; ${BENCH_CHOICE#"$root"/}: '$choice' (see bench/RESULTS.md)"
+fi
+
+# (m) messages that send the reader to a section of autoswappiness(8): it exists.
+SRC_DIR=$(abs "${SRC_DIR:-$root/src}")
+grep -ohE 'see autoswappiness\(8\), [A-Z][A-Z ]*[A-Z]' "$SRC_DIR"/*.c | sed 's/^see autoswappiness(8), //' | sort -u \
+	>"$tmp/sections-code"
+sections_bad=""
+while read -r sec; do
+	grep -qx "\.Sh $sec" "$MAN8" || sections_bad+="'$sec' "
+done <"$tmp/sections-code"
+if [[ ! -s $tmp/sections-code ]]; then
+	not_ok "messages of ${SRC_DIR#"$root"/} that name a section of autoswappiness(8) read" "found none"
+elif [[ -z $sections_bad ]]; then
+	ok "the $(wc -l <"$tmp/sections-code") sections of autoswappiness(8) that messages name exist"
+else
+	not_ok "messages name sections that ${MAN8#"$root"/} lacks" "$sections_bad"
+fi
+if grep -q 'LIVING WITH OTHER TOOLS' "$root/README.md"; then
+	ok "README.md points at LIVING WITH OTHER TOOLS"
+else
+	not_ok "README.md points at LIVING WITH OTHER TOOLS" "no such reference"
 fi
 
 echo "$passed passed, $failed failed"
