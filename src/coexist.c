@@ -25,8 +25,8 @@ coexist_source_name(enum coexist_source source)
 	return "?";
 }
 
-/* isspace() without the locale, and '\0' as a blank: a NUL byte in a file is
- * not text and must not end the parse early or join words. */
+/* isspace() without the locale. A NUL byte is neither blank nor the end of
+ * the text: it is a byte like any other, which no key or value contains. */
 static bool
 is_blank(char c)
 {
@@ -75,7 +75,7 @@ coexist_parse_value(const char *s, size_t len, int *ret)
 	errno = 0;
 	/* Base 0 as the kernel's strtoul_lenient(p, &p, 0, ...): "0x10" is 16. */
 	v = strtoul(buf, &end, 0);
-	if (errno != 0 || *end != '\0' || v > COEXIST_VALUE_MAX)
+	if (errno != 0 || end != buf + len || v > COEXIST_VALUE_MAX)
 		return -EINVAL;
 	*ret = (int)v;
 	return 0;

@@ -127,7 +127,7 @@ test_sysctl_line_numbers(void **state)
 static void
 test_sysctl_nul_bytes(void **state)
 {
-	const char text[] = "a = \0b\nvm.swappiness = 7\nvm.swappiness\0= 9\n";
+	const char text[] = "a = \0b\nvm.swappiness = 7\nvm.swappiness\0= 9\nvm.swappiness = 8\0\n";
 	struct coexist_hit hits[4];
 
 	(void)state;
@@ -155,6 +155,9 @@ test_parse_value(void **state)
 	assert_int_equal(coexist_parse_value("0x", 2, &v), -EINVAL);
 	assert_int_equal(coexist_parse_value("0xc9", 4, &v), -EINVAL);
 	assert_int_equal(coexist_parse_value("123456789012345678901234567890123456", 36, &v), -EINVAL);
+	/* A NUL byte is not the end of the value. */
+	assert_int_equal(coexist_parse_value("1\0", 2, &v), -EINVAL);
+	assert_int_equal(coexist_parse_value("12\0003", 4, &v), -EINVAL);
 	/* Only len bytes count. */
 	assert_int_equal(coexist_parse_value("12345", 2, &v), 0);
 	assert_int_equal(v, 12);
