@@ -1,5 +1,7 @@
 # autoswappiness: plain GNU make. `make run` and `make check` are the README's
-# two commands; both install missing build dependencies first (scripts/deps.sh).
+# two commands; each installs first what it lacks (scripts/deps.sh): `run` the
+# build dependencies only (deps), `check` those of the tests (deps-test), and
+# `bench` those of the benchmark (deps-bench).
 
 VERSION    := 0.1.0
 PREFIX     ?= /usr/local
@@ -29,21 +31,25 @@ PKG_LIBS   = $(shell pkg-config --libs $(PKGS))
 CMOCKA_LIBS = $(shell pkg-config --libs cmocka)
 
 # Pure modules: no I/O, linked into the unit tests as they are.
-PURE_SRCS := src/parse.c src/policy.c src/regulator.c src/config.c src/status.c src/owner.c src/decide.c src/coexist.c
-IO_SRCS   := src/config_file.c src/sample.c src/knob.c src/journal.c src/daemon.c src/once.c src/notify.c src/ownership.c src/publish.c src/wakeup.c src/writer.c src/fileio.c src/cgroup.c src/coexist_scan.c
+PURE_SRCS := src/parse.c src/policy.c src/regulator.c src/config.c src/status.c src/owner.c src/decide.c src/explain.c src/coexist.c
+IO_SRCS   := src/config_file.c src/sample.c src/knob.c src/journal.c src/daemon.c src/once.c src/explain_run.c src/notify.c src/ownership.c src/publish.c src/wakeup.c src/writer.c src/fileio.c src/cgroup.c src/coexist_scan.c
 SRCS      := $(PURE_SRCS) $(IO_SRCS) src/main.c
 OBJS      := $(SRCS:src/%.c=$(BUILD)/%.o)
 BIN       := $(BUILD)/autoswappiness
 
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
 
-.PHONY: all deps run check check-unit check-integration check-docs check-systemd check-vm \
-	check-sanitize check-valgrind check-bench-report check-func-length update-golden install uninstall clean format
+.PHONY: all deps deps-test deps-bench run check check-unit check-integration check-docs check-systemd check-vm \
+	check-sanitize check-valgrind check-bench-report check-func-length check-deps update-golden install uninstall clean format
 
 all: $(BIN)
 
 deps:
-	@./scripts/deps.sh
+	@./scripts/deps.sh build
+deps-test:
+	@./scripts/deps.sh test
+deps-bench:
+	@./scripts/deps.sh bench
 
 $(BUILD)/%.o: src/%.c $(wildcard include/*.h) | $(BUILD)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
@@ -81,6 +87,10 @@ check-func-length:
 check-docs:
 	tests/docs.sh
 
+# scripts/deps.sh's groups against what the targets use (tests/deps.sh).
+check-deps:
+	tests/deps.sh
+
 # Rewrites tests/data/config/*.expected from what the loader reports now.
 update-golden: $(BUILD)/tests/test_config
 	UPDATE_GOLDEN=1 $(BUILD)/tests/test_config
@@ -103,7 +113,7 @@ check-valgrind: $(UNIT_TESTS) $(BIN)
 	VALGRIND=1 BIN=$(BIN) tests/valgrind.sh $(UNIT_TESTS)
 
 # Everything that can run here; the VM test fails loudly without qemu.
-check: deps all check-func-length check-unit check-integration check-docs check-systemd check-bench-report check-sanitize check-valgrind \
+check: deps-test all check-func-length check-deps check-unit check-integration check-docs check-systemd check-bench-report check-sanitize check-valgrind \
 	check-fuzz check-vm
 
 include fuzz/fuzz.mk
@@ -140,5 +150,5 @@ clean:
 # TCG, disk and zram swap (BENCH_QUICK=1: a short try-out; BENCH_RESUME=1 goes on with a run
 # whose raw results are in bench/results). Knobs: see bench/run.sh. Writes bench/RESULTS.md.
 .PHONY: bench
-bench: deps $(BIN)
+bench: deps-bench $(BIN)
 	BIN=$(BIN) BUILD_DIR=$(BUILD) bench/run.sh

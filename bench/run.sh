@@ -121,8 +121,8 @@ fi
 
 # --- prerequisites ---------------------------------------------------------------------------
 [[ $EUID -eq 0 ]] || die "must run as root (the guest image is built with debootstrap)"
-# qemu, debootstrap, gnuplot, the compiler: the project's one list of packages.
-scripts/deps.sh || die "scripts/deps.sh could not install what the benchmark needs"
+# qemu, debootstrap, gnuplot, the compiler: scripts/deps.sh's bench group.
+scripts/deps.sh bench || die "scripts/deps.sh could not install what the benchmark needs"
 [[ -x $BIN ]] || die "$BIN not found: run make first"
 
 mkdir -p "$out"

@@ -1,4 +1,5 @@
-/* The daemon: --once (src/once.c) and the sd-event main loop (src/daemon.c). */
+/* The daemon: --once (src/once.c), --explain (src/explain_run.c) and the
+ * sd-event main loop (src/daemon.c). */
 #ifndef AUTOSWAPPINESS_DAEMON_H
 #define AUTOSWAPPINESS_DAEMON_H
 
@@ -21,6 +22,15 @@ struct daemon_options {
  * pairs to out. Returns 0 or a negative errno (after logging why).
  */
 int daemon_once(const struct daemon_options *opt, const struct config *cfg, FILE *out);
+
+/*
+ * Loads the configuration (the built-in defaults when it is absent, unreadable
+ * to this user or refused), takes two samples a second apart, decides as the
+ * daemon would and prints explain.c's sentences to out. Writes nothing else:
+ * not the knob, no state, no journal. Returns 0 or a negative errno (after
+ * logging why).
+ */
+int daemon_explain(const struct daemon_options *opt, FILE *out);
 
 /*
  * Runs until SIGTERM or SIGINT, then restores the original value.

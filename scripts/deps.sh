@@ -1,22 +1,66 @@
 #!/bin/sh
-# Installs, with apt, whatever the build and the tests need and the machine
-# lacks. Quiet and quick when everything is there. Debian 12 / Ubuntu 24.04.
+# Installs, with apt, what one group of tasks needs and the machine lacks. Quiet
+# and quick when everything is there. Debian 12 / Ubuntu 24.04.
+#
+#   scripts/deps.sh [build]        what `make` and `make run` need (the default)
+#   scripts/deps.sh test           build + what `make check` needs
+#   scripts/deps.sh bench          build + what `make bench` needs
+#   scripts/deps.sh --list GROUP   print the group's packages, one a line, and exit
 set -eu
 
-# A debootstrap --variant=minbase system (what a fresh container or chroot of Debian 12 is)
-# has only the packages of priority required. Beyond the build, the tests need: procps
-# (/bin/kill: `systemd-analyze verify` checks the unit's ExecReload=/bin/kill; pkill in
-# the benchmarks), strace (the integration test that counts the cgroup walk's stat calls),
-# util-linux and mount (unshare, mount, flock, findmnt, setpriv), python3 (fake journald,
-# notify socket, JSON and metrics checks), and for the VM image debootstrap with the
-# archive keyring and gpgv, so that it checks what it downloads. coreutils (timeout,
-# mkfifo, stat...), mawk, sed, grep, diffutils and tar are in every Debian system.
-PACKAGES="make gcc libc6-dev pkg-config libproc2-dev libinih-dev libsystemd-dev systemd procps strace
-libcmocka-dev mandoc valgrind util-linux mount clang libclang-rt-dev python3 python3-prometheus-client
-qemu-system-x86 qemu-utils debootstrap debian-archive-keyring gpgv e2fsprogs gnuplot-nox"
+# One variable per group, one package list each; test and bench add to build.
+# A debootstrap --variant=minbase system (what a fresh container or chroot of Debian 12
+# is) has only the packages of priority required; coreutils (timeout, mkfifo, stat...),
+# mawk, sed, grep, diffutils and tar are in every Debian system.
+#
+# build: the compiler and the three libraries the Makefile's PKGS names, through pkg-config.
+BUILD_PACKAGES="make gcc libc6-dev pkg-config libproc2-dev libinih-dev libsystemd-dev"
+# test: cmocka (unit tests), mandoc (docs), systemd (`systemd-analyze verify` and
+# security), procps (/bin/kill: the unit's ExecReload), strace (the integration test
+# that counts the cgroup walk's stat calls), util-linux and mount (unshare, mount,
+# flock, findmnt, setpriv), python3 (fake journald, notify socket, JSON and metrics
+# checks), valgrind, clang with its runtime (libFuzzer), gnuplot (the bench report
+# on synthetic results), and for the VM test qemu and debootstrap with the archive
+# keyring and gpgv, so that it checks what it downloads, and e2fsprogs (the image).
+TEST_PACKAGES="libcmocka-dev mandoc systemd procps strace util-linux mount python3 python3-prometheus-client
+valgrind clang libclang-rt-dev gnuplot-nox qemu-system-x86 qemu-utils debootstrap debian-archive-keyring gpgv
+e2fsprogs"
+# bench: the guest (qemu, debootstrap, keyring, gpgv, e2fsprogs for its image and
+# data disk), procps (pkill), util-linux (flock), python3 and gnuplot (bench/report.py).
+BENCH_PACKAGES="procps util-linux mount python3 gnuplot-nox qemu-system-x86 qemu-utils debootstrap
+debian-archive-keyring gpgv e2fsprogs"
+
+usage() {
+	echo "usage: scripts/deps.sh [build|test|bench] | --list build|test|bench" >&2
+	exit 64
+}
+
+# packages GROUP: the group's packages (with build's), or the usage message.
+packages() {
+	case $1 in
+	build) echo $BUILD_PACKAGES ;;
+	test) echo $BUILD_PACKAGES $TEST_PACKAGES ;;
+	bench) echo $BUILD_PACKAGES $BENCH_PACKAGES ;;
+	*)
+		echo "deps: unknown group '$1'" >&2
+		usage
+		;;
+	esac
+}
+
+if [ "${1:-}" = --list ]; then
+	[ $# -eq 2 ] || usage
+	list=$(packages "$2")
+	printf '%s\n' $list
+	exit 0
+fi
+[ $# -le 1 ] || usage
+group=${1:-build}
+list=$(packages "$group")
 
 missing=""
-for p in $PACKAGES; do
+for p in $list; do
+	case " $missing " in *" $p "*) continue ;; esac
 	if ! dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$'; then
 		missing="$missing $p"
 	fi
@@ -24,10 +68,10 @@ done
 [ -z "$missing" ] && exit 0
 
 if [ "$(id -u)" -ne 0 ]; then
-	echo "deps: missing packages:$missing; run as root or: apt-get install$missing" >&2
+	echo "deps: missing packages for $group:$missing; run as root or: apt-get install$missing" >&2
 	exit 1
 fi
-echo "deps: installing$missing"
+echo "deps: installing for $group:$missing"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 # shellcheck disable=SC2086

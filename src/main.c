@@ -32,7 +32,7 @@
 #define EXIT_NOT_RUNNING 3
 
 static const char usage_line[] =
-	"usage: autoswappiness [-c FILE] [--once] [--dry-run] [-n|--check-config] [--foreground] [-v] [--version] [-h]\n"
+	"usage: autoswappiness [-c FILE] [--once] [--explain] [--dry-run] [-n|--check-config] [--foreground] [-v] [--version] [-h]\n"
 	"       autoswappiness status [--json]\n";
 
 static void
@@ -44,6 +44,8 @@ help(void)
 	       "\n"
 	       "  -c, --config FILE   read FILE instead of " SYSCONFDIR "/autoswappiness.conf\n"
 	       "      --once          take one sample, print key=value pairs, write the value, exit\n"
+	       "      --explain       say in sentences what it would set now and why; writes nothing,\n"
+	       "                      needs no root (the built-in defaults if FILE is unreadable)\n"
 	       "      --dry-run       decide and log, but never write vm.swappiness\n"
 	       "  -n, --check-config  check the configuration and exit (0 valid, 78 invalid)\n"
 	       "      --foreground    log plain lines to stderr even under systemd\n"
@@ -113,14 +115,14 @@ run_status(const char *state_dir, bool json)
 	return fflush(stdout) == 0 ? 0 : EXIT_FAILURE;
 }
 
-enum { OPT_ONCE = 256, OPT_DRY_RUN, OPT_FOREGROUND, OPT_VERSION, OPT_STATUS, OPT_JSON };
+enum { OPT_ONCE = 256, OPT_EXPLAIN, OPT_DRY_RUN, OPT_FOREGROUND, OPT_VERSION, OPT_STATUS, OPT_JSON };
 
 /* parse_argv's "go on and run" (any other value is the exit status). */
 #define ARGS_RUN (-1)
 
 struct args {
 	struct daemon_options opt;
-	bool once, check, foreground, status, json;
+	bool once, explain, check, foreground, status, json;
 };
 
 /* The combinations that make no sense. Returns ARGS_RUN or EXIT_USAGE. */
@@ -145,6 +147,10 @@ check_usage(int argc, char **argv, const struct args *a, bool daemon_opts)
 		fprintf(stderr, "autoswappiness: --check-config and --once exclude each other\n%s", usage_line);
 		return EXIT_USAGE;
 	}
+	if (a->explain && (a->check || a->once)) {
+		fprintf(stderr, "autoswappiness: --explain goes without --once and --check-config\n%s", usage_line);
+		return EXIT_USAGE;
+	}
 	return ARGS_RUN;
 }
 
@@ -156,6 +162,7 @@ parse_argv(int argc, char **argv, struct args *a)
 	static const struct option longopts[] = {
 		{ "config", required_argument, NULL, 'c' },
 		{ "once", no_argument, NULL, OPT_ONCE },
+		{ "explain", no_argument, NULL, OPT_EXPLAIN },
 		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
 		{ "check-config", no_argument, NULL, 'n' },
 		{ "foreground", no_argument, NULL, OPT_FOREGROUND },
@@ -179,6 +186,9 @@ parse_argv(int argc, char **argv, struct args *a)
 			break;
 		case OPT_ONCE:
 			a->once = true;
+			break;
+		case OPT_EXPLAIN:
+			a->explain = true;
 			break;
 		case OPT_DRY_RUN:
 			a->opt.dry_run = true;
@@ -257,6 +267,12 @@ run(const struct args *a)
 
 	if (a->status)
 		return run_status(a->opt.state_dir, a->json);
+	if (a->explain) {
+		/* Its own config loading: the defaults stand in for a file this
+		 * user cannot read, and it says so. */
+		journal_init(JOURNAL_STDERR, a->opt.verbose);
+		return daemon_explain(&a->opt, stdout) < 0 ? EXIT_FAILURE : 0;
+	}
 	if (!a->once && !a->check) {
 		/* Until sd-event takes them over, a SIGHUP or SIGTERM must not kill
 		 * the daemon with its default action (a reload sent right at start). */

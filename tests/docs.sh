@@ -26,6 +26,10 @@
 #     that src/status.c writes;
 #   - the default policy is the one the committed `make bench` run chose
 #     (bench/results/default-policy.txt, written by bench/report.py);
+#   - the README's Try-it sample is what --explain prints, as uid 65534, for
+#     the case its marker names (fake /proc files bind-mounted in a private
+#     mount namespace; needs root, else only its first line's wording is
+#     checked against src/explain.c);
 #   - every "see autoswappiness(8), SECTION" in a message of src/*.c names a
 #     section of autoswappiness(8), and the README's section on other tools
 #     points at the page's.
@@ -33,7 +37,7 @@
 # Run from anywhere; paths are relative to the repository root. The binary is
 # $BIN, else build/autoswappiness built with `make -s`; the defaults helper is
 # built with $CC (cc). MAN8, MAN5, CONF, CONFIG_C, CONFIG_H, JOURNAL_H,
-# JOURNAL_C, DAEMON_C, POLICY_H, STATUS_C and BENCH_CHOICE name other files, to show that each
+# JOURNAL_C, DAEMON_C, POLICY_H, STATUS_C, BENCH_CHOICE and README name other files, to show that each
 # check can fail.
 #
 # Conventions it relies on: in the conf file a key line is `#key = value` or
@@ -72,6 +76,7 @@ DAEMON_C=$(abs "${DAEMON_C:-$root/src/once.c}")
 POLICY_H=$(abs "${POLICY_H:-$root/include/policy.h}")
 STATUS_C=$(abs "${STATUS_C:-$root/src/status.c}")
 BENCH_CHOICE=$(abs "${BENCH_CHOICE:-$root/bench/results/default-policy.txt}")
+README=$(abs "${README:-$root/README.md}")
 cd "$root"
 
 die() {
@@ -511,7 +516,59 @@ else
 		"page and code: '$page_policy'; ${BENCH_CHOICE#"$root"/}: '$choice' (see bench/RESULTS.md)"
 fi
 
-# (m) messages that send the reader to a section of autoswappiness(8): it exists.
+# (m) the README's Try-it sample: the indented block between the explain:begin
+# and explain:end markers is what --explain prints, as uid 65534, on a desktop
+# with 16 GB of RAM and 4 GB of zram, calm (the fakes below), with no
+# configuration file at the default path.
+sample=$(sed -n '/^<!-- explain:begin/,/^<!-- explain:end/p' "$README" | sed -n 's/^    //p')
+explain_sample() {
+	local d=$tmp/explain-proc
+	mkdir -p "$d"
+	chmod 0755 "$tmp" "$d"
+	awk '/^MemTotal:/ { $2 = 16000000 } /^MemFree:/ { $2 = 6000000 } /^Buffers:/ { $2 = 400000 }
+		/^Cached:/ { $2 = 5000000 } /^Shmem:/ { $2 = 600000 } /^Mapped:/ { $2 = 1400000 }
+		/^SwapTotal:/ { $2 = 4000000 } /^SwapFree:/ { $2 = 3600000 } { print }' \
+		"$root/tests/data/proc/meminfo.host-idle" >"$d/meminfo"
+	cp "$root/tests/data/proc/vmstat.host-idle" "$d/vmstat"
+	cp "$root/tests/data/proc/pressure-memory.host-idle" "$d/psi"
+	printf 'Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n/dev/zram0\tpartition\t4000000\t400000\t100\n' >"$d/swaps"
+	echo N >"$d/zswap"
+	echo 60 >"$d/swappiness"
+	unshare --mount --propagation private bash -c '
+		set -e
+		d=$1
+		mount --bind "$d/meminfo" /proc/meminfo
+		mount --bind "$d/vmstat" /proc/vmstat
+		mount --bind "$d/psi" /proc/pressure/memory
+		mount --bind "$d/swaps" /proc/swaps
+		mount --bind "$d/swappiness" /proc/sys/vm/swappiness
+		if [[ -e /sys/module/zswap/parameters/enabled ]]; then
+			mount --bind "$d/zswap" /sys/module/zswap/parameters/enabled
+		fi
+		exec setpriv --reuid=65534 --regid=65534 --clear-groups "$2" --explain' - "$d" "$BIN"
+}
+defaults=$(sed -n 's/^SYSCONFDIR *?= *//p' "$root/Makefile")/autoswappiness.conf
+first=$(head -n1 <<<"$sample")
+if [[ -z $sample ]]; then
+	not_ok "${README#"$root"/} has an --explain sample between explain:begin and explain:end" "none found"
+elif [[ $EUID -ne 0 || ! -e /proc/pressure/memory || -e $defaults ]]; then
+	# Without root (or PSI, or with a configuration at the default path) the
+	# sample cannot be reproduced here: at least its first line's wording.
+	if grep -qF '"It would set vm.swappiness to %d (it is %d now): "' "$root/src/explain.c" &&
+		grep -qF '"the %s policy asks for %d"' "$root/src/explain.c" &&
+		[[ $first =~ ^It\ would\ set\ vm\.swappiness\ to\ [0-9]+\ \(it\ is\ [0-9]+\ now\):\ the\ [a-z]+\ policy\ asks\ for\ [0-9]+ ]]; then
+		ok "the first line of ${README#"$root"/}'s --explain sample has src/explain.c's wording (not run: needs root, PSI and no $defaults)"
+	else
+		not_ok "the first line of ${README#"$root"/}'s --explain sample is not src/explain.c's wording" "$first"
+	fi
+elif out=$(explain_sample 2>&1) && [[ $out == "$sample" ]]; then
+	ok "${README#"$root"/}'s --explain sample is what it prints for that case ($(wc -l <<<"$sample") lines)"
+else
+	not_ok "${README#"$root"/}'s --explain sample differs from what it prints (< README, > --explain)" \
+		"$(diff <(echo "$sample") <(echo "$out") || true)"
+fi
+
+# (n) messages that send the reader to a section of autoswappiness(8): it exists.
 SRC_DIR=$(abs "${SRC_DIR:-$root/src}")
 grep -ohE 'see autoswappiness\(8\), [A-Z][A-Z ]*[A-Z]' "$SRC_DIR"/*.c | sed 's/^see autoswappiness(8), //' | sort -u \
 	>"$tmp/sections-code"

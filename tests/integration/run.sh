@@ -247,7 +247,7 @@ expect_rc 64 "--once with -n" "$BIN" --once -n
 expect_rc 0 "--version" "$BIN" --version
 check "--version prints the version" grep -q '^autoswappiness [0-9]' "$WORK/out"
 expect_rc 0 "--help" "$BIN" --help
-check "--help shows the usage line" grep -q '^usage: autoswappiness \[-c FILE\] \[--once\] \[--dry-run\] \[-n|--check-config\] \[--foreground\] \[-v\] \[--version\] \[-h\]$' "$WORK/out"
+check "--help shows the usage line" grep -q '^usage: autoswappiness \[-c FILE\] \[--once\] \[--explain\] \[--dry-run\] \[-n|--check-config\] \[--foreground\] \[-v\] \[--version\] \[-h\]$' "$WORK/out"
 # A copy: the loader accepts only root's files, and the tree may be a user's.
 install -m 0644 "$TOP/conf/autoswappiness.conf" "$CONF/shipped.conf"
 check "the shipped config is valid" "$BIN" -n -c "$CONF/shipped.conf"
@@ -742,11 +742,13 @@ check "knob untouched under EROFS" knob_is 60
 
 # --- files others control, the daemon's hardening -----------------------------
 # In their own files: tests/integration/harden-files.sh, daemon-hardening.sh;
-# the adaptive cycle in tests/integration/adaptive.sh; others who set
-# vm.swappiness (sysctl.d, tuned, the kernel command line) in coexist.sh.
+# the adaptive cycle in tests/integration/adaptive.sh; --explain in explain.sh;
+# others who set vm.swappiness (sysctl.d, tuned, the kernel command line) in
+# coexist.sh.
 source "$TOP/tests/integration/harden-files.sh"
 source "$TOP/tests/integration/daemon-hardening.sh"
 source "$TOP/tests/integration/adaptive.sh"
+source "$TOP/tests/integration/explain.sh"
 source "$TOP/tests/integration/coexist.sh"
 echo "integration: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -1,0 +1,40 @@
+/* --explain: what the daemon would do now and why, as plain sentences. Pure:
+ * it formats a decision that decide() made; src/explain_run.c reads. */
+#ifndef AUTOSWAPPINESS_EXPLAIN_H
+#define AUTOSWAPPINESS_EXPLAIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "decide.h"
+#include "sample.h"
+
+/* Where the configuration explained came from. */
+enum explain_config_source {
+	EXPLAIN_CONFIG_FILE,	   /* the file, as the daemon would read it */
+	EXPLAIN_CONFIG_ABSENT,	   /* no file: the built-in defaults, as the daemon would */
+	EXPLAIN_CONFIG_UNREADABLE, /* this user may not read it (EACCES): the built-in defaults */
+	EXPLAIN_CONFIG_REFUSED,	   /* invalid or refused: the built-in defaults; the daemon would not start */
+};
+
+struct explain_input {
+	const struct config *cfg;
+	const char *config_path;
+	enum explain_config_source config_source;
+	int config_errno; /* EXPLAIN_CONFIG_REFUSED: the loader's errno (positive) */
+	const struct sample *cur;
+	uint64_t interval_us; /* between the two samples decided from; 0: one sample */
+	const struct decision *dn;
+	int current; /* what vm.swappiness holds now */
+};
+
+/*
+ * Writes the explanation into buf: the answer on the first line (what would be
+ * written now, or that nothing needs doing), then the inputs in words, one
+ * sentence a line. Returns its length, or -ENOBUFS when it does not fit in len
+ * (buf then holds a truncated, NUL-terminated text).
+ */
+int explain_render(const struct explain_input *in, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,378 @@
+/* Unit tests for explain_render(): the sentences of --explain for each case,
+ * from decisions that decide() makes on made-up samples. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "explain.h"
+
+/* Two looks a second apart. */
+#define LOOKS_US 1000000u
+
+static char text[4096];
+
+/* The integration tests' fixture: app 40%, mapped 10%, 23% of 1000000 kB swap
+ * free on one disk device, idle PSI: tendency 28, ck 23. */
+static struct sample
+fixture(uint64_t time_us)
+{
+	return (struct sample){
+		.time_us = time_us,
+		.mem_total_kib = 1000000,
+		.mem_free_kib = 300000,
+		.buffers_kib = 50000,
+		.cached_kib = 250000,
+		.mapped_kib = 100000,
+		.swap_total_kib = 1000000,
+		.swap_free_kib = 230000,
+		.has_vmstat = true,
+		.has_psi = true,
+		.has_swaps = true,
+		.swaps = { .devices = 1 },
+	};
+}
+
+static struct config
+conf(enum policy_kind kind)
+{
+	struct config c;
+
+	config_defaults(&c);
+	c.policy = kind;
+	return c;
+}
+
+/* Decides as the daemon would from prev and cur (prev NULL: one look) and
+ * renders; returns the text (or fails the test). */
+static const char *
+render_from(const struct config *c, enum explain_config_source src, const struct sample *prev,
+	    const struct sample *cur, int current, int kernel_max)
+{
+	static struct decision dn;
+	struct regulator reg = { 0 };
+	struct explain_input in = {
+		.cfg = c,
+		.config_path = "/etc/autoswappiness.conf",
+		.config_source = src,
+		.config_errno = src == EXPLAIN_CONFIG_REFUSED ? EPERM : 0,
+		.cur = cur,
+		.interval_us = prev ? cur->time_us - prev->time_us : 0,
+		.dn = &dn,
+		.current = current,
+	};
+	int len;
+
+	assert_int_equal(decide(c, decide_max(c, cur), kernel_max, NULL, &reg, prev, cur, current, &dn), 0);
+	len = explain_render(&in, text, sizeof(text));
+	assert_true(len > 0);
+	assert_int_equal((size_t)len, strlen(text));
+	return text;
+}
+
+/* Two identical looks a second apart: calm. */
+static const char *
+render(const struct config *c, const struct sample *cur_in, int current)
+{
+	static struct sample prev, cur;
+
+	cur = *cur_in;
+	prev = cur;
+	prev.time_us = cur.time_us - LOOKS_US;
+	return render_from(c, EXPLAIN_CONFIG_FILE, &prev, &cur, current, 200);
+}
+
+static void
+assert_first_line(const char *t, const char *want)
+{
+	size_t n = strcspn(t, "\n");
+
+	if (n != strlen(want) || strncmp(t, want, n) != 0)
+		fail_msg("first line: want '%s', got '%.*s'", want, (int)n, t);
+}
+
+static void
+assert_has(const char *t, const char *want)
+{
+	if (!strstr(t, want))
+		fail_msg("no '%s' in:\n%s", want, t);
+}
+
+static void
+assert_lacks(const char *t, const char *unwanted)
+{
+	if (strstr(t, unwanted))
+		fail_msg("'%s' in:\n%s", unwanted, t);
+}
+
+static void
+test_no_swap(void **unused)
+{
+	struct config c = conf(POLICY_TENDENCY);
+	struct sample s = fixture(5 * LOOKS_US);
+	const char *t;
+
+	(void)unused;
+	s.swap_total_kib = s.swap_free_kib = 0;
+	s.swaps.devices = 0;
+	t = render(&c, &s, 60);
+	assert_first_line(t, "No swap: swappiness has no effect here; nothing to do.");
+	assert_has(t, "\nWithout swap the kernel reclaims only file pages");
+	assert_has(t, "(it is 60 now)");
+	/* What the daemon does without swap: tendency is mapped/2 = 5, and it writes it. */
+	assert_has(t, "The daemon has no special case for this: it would keep polling and write 5 now, as the "
+		      "tendency policy asks (mapped 10%/2 + distress 0 + ck 0), which changes nothing");
+	assert_has(t, "there is no swap");
+	assert_lacks(t, "Swap:");
+	assert_lacks(t, "Limits:");
+
+	/* Already there: it leaves it. */
+	t = render(&c, &s, 5);
+	assert_has(t, "it would keep polling and leave 5 in place, as the tendency policy asks");
+}
+
+static void
+test_disk_swap_writes(void **unused)
+{
+	struct config c = conf(POLICY_TENDENCY);
+	struct sample s = fixture(5 * LOOKS_US);
+	const char *t;
+
+	(void)unused;
+	t = render(&c, &s, 60);
+	assert_first_line(t, "It would set vm.swappiness to 28 (it is 60 now): the tendency policy asks for 28 "
+			     "(mapped 10%/2 + distress 0 + ck 23).");
+	assert_has(t, "\nSwap: 1 device on disk, 976 MiB, 23% free.\n");
+	assert_has(t, "\nmax = auto makes the upper limit 100: on disk, the kernel weighs anonymous and file "
+		      "pages as costing the same IO.\n");
+	/* The inputs, in words. */
+	assert_has(t, "\nOf 976 MiB of RAM, application memory is 40% and mapped memory is 10%; 23% of swap is "
+		      "free; distress is 0.\n");
+	assert_has(t, "adds half the mapped share (5), the distress (0) and ck, the smaller of application memory "
+		      "and free swap (23): 28.\n");
+	assert_has(t, "\nLimits: 0 to 100; a change smaller than 5 is not written.\n");
+	assert_has(t, "\nOver 1 s: 0 file refaults/s, 0 anonymous refaults/s, 0 swap-ins/s, 0 swap-outs/s.\n");
+	assert_has(t, "\nNothing was written: --explain only reads. The daemon would decide every 5 s (every 1 s "
+		      "under pressure).\n");
+}
+
+static void
+test_zram_and_zswap(void **unused)
+{
+	struct config c = conf(POLICY_TENDENCY);
+	struct sample s = fixture(5 * LOOKS_US);
+	const char *t;
+
+	(void)unused;
+	s.swaps = (struct swaps){ .devices = 2, .zram = 2 };
+	t = render(&c, &s, 60);
+	assert_has(t, "\nSwap: 2 devices, all on zram (compressed RAM, no disk behind), 976 MiB, 23% free.\n");
+	assert_has(t, "max = auto makes the upper limit 200: all swap is on zram");
+	assert_has(t, "Limits: 0 to 200;");
+
+	s.swaps = (struct swaps){ .devices = 1, .zram = 1 };
+	t = render(&c, &s, 60);
+	assert_has(t, "\nSwap: 1 device on zram (compressed RAM");
+
+	s.swaps = (struct swaps){ .devices = 2, .zram = 1 };
+	t = render(&c, &s, 60);
+	assert_has(t, "\nSwap: 2 devices, 1 of them on zram,");
+	assert_has(t, "upper limit 100: on disk");
+
+	s.swaps = (struct swaps){ .devices = 1 };
+	s.zswap_enabled = true;
+	t = render(&c, &s, 60);
+	assert_has(t, "23% free; zswap is on (a compressed cache in front of it).\n");
+	assert_has(t, "max = auto makes the upper limit 133: with zswap, swap IO is about twice as fast");
+
+	s.has_swaps = false;
+	s.zswap_enabled = false;
+	t = render(&c, &s, 60);
+	assert_has(t, "\nSwap: devices unknown (/proc/swaps unreadable, counted as disk), 976 MiB");
+}
+
+static void
+test_pinned_max_and_kernel(void **unused)
+{
+	struct config c = conf(POLICY_TENDENCY);
+	struct sample s = fixture(5 * LOOKS_US);
+	const char *t;
+
+	(void)unused;
+	c.min = 150;
+	c.max = 150;
+	s.swaps = (struct swaps){ .devices = 1, .zram = 1 };
+	t = render(&c, &s, 60);
+	assert_first_line(t, "It would set vm.swappiness to 150 (it is 60 now): the tendency policy asks for 28, "
+			     "which the limits 150..150 make 150 (mapped 10%/2 + distress 0 + ck 23).");
+	assert_has(t, "\nmax is pinned at 150 in the configuration (max = auto would make it 200: all swap is on "
+		      "zram,");
+	assert_lacks(t, "This kernel");
+
+	static struct sample prev;
+	prev = s;
+	prev.time_us -= LOOKS_US;
+	t = render_from(&c, EXPLAIN_CONFIG_FILE, &prev, &s, 60, 100);
+	assert_has(t, "\nThis kernel accepts at most 100 (Linux before 5.8).\n");
+}
+
+static void
+test_pressure(void **unused)
+{
+	struct config c = conf(POLICY_TENDENCY);
+	struct sample prev = fixture(4 * LOOKS_US), cur = fixture(5 * LOOKS_US);
+	const char *t;
+
+	(void)unused;
+	/* Calm: the same counters. */
+	t = render_from(&c, EXPLAIN_CONFIG_FILE, &prev, &cur, 60, 200);
+	assert_has(t, "\nMemory is calm: no task stalled on memory in the 1 s between the two looks (PSI), and "
+		      "reclaim is not struggling.\n");
+	assert_lacks(t, "under pressure:");
+
+	/* 300 ms of stall in a second, and reclaim freeing 400 of 1000 pages scanned. */
+	cur.psi.some_total_us = prev.psi.some_total_us + 300000;
+	cur.pgscan_pages = prev.pgscan_pages + 1000;
+	cur.pgsteal_pages = prev.pgsteal_pages + 400;
+	t = render_from(&c, EXPLAIN_CONFIG_FILE, &prev, &cur, 60, 200);
+	assert_has(t, "\nMemory is under pressure: tasks stalled on memory 30% of the 1 s between the two looks "
+		      "(PSI), and reclaim freed only 40% of the pages it scanned; distress is 60.\n");
+	assert_first_line(t, "It would set vm.swappiness to 88 (it is 60 now): the tendency policy asks for 88 "
+			     "(mapped 10%/2 + distress 60 + ck 23).");
+
+	/* The scheduler's lateness does not change the sentences; shorter looks in tenths. */
+	cur = fixture(5 * LOOKS_US);
+	prev.time_us = cur.time_us - 1040000;
+	t = render_from(&c, EXPLAIN_CONFIG_FILE, &prev, &cur, 60, 200);
+	assert_has(t, "in the 1 s between the two looks");
+	assert_has(t, "\nOver 1 s: ");
+	prev.time_us = cur.time_us - 520000;
+	t = render_from(&c, EXPLAIN_CONFIG_FILE, &prev, &cur, 60, 200);
+	assert_has(t, "\nOver 500 ms: ");
+	prev.time_us = cur.time_us - 2500000;
+	t = render_from(&c, EXPLAIN_CONFIG_FILE, &prev, &cur, 60, 200);
+	assert_has(t, "\nOver 3 s: ");
+	prev = fixture(4 * LOOKS_US);
+
+	/* One look: PSI's avg10. */
+	cur = fixture(5 * LOOKS_US);
+	cur.psi.some_avg10_centipct = 1200;
+	t = render_from(&c, EXPLAIN_CONFIG_FILE, NULL, &cur, 60, 200);
+	assert_has(t, "\nMemory is under pressure: tasks stalled on memory 12% of the last 10 s (PSI avg10); "
+		      "distress is 12.\n");
+	assert_lacks(t, "Over ");
+
+	cur.psi.some_avg10_centipct = 0;
+	t = render_from(&c, EXPLAIN_CONFIG_FILE, NULL, &cur, 60, 200);
+	assert_has(t, "no task stalled on memory in the last 10 s (PSI avg10), and reclaim needs two looks");
+
+	/* No PSI. */
+	cur.has_psi = false;
+	prev.has_psi = false;
+	t = render_from(&c, EXPLAIN_CONFIG_FILE, &prev, &cur, 60, 200);
+	assert_has(t, "\nMemory is calm: PSI is not available here (distress comes from reclaim efficiency only)");
+}
+
+static void
+test_verdicts(void **unused)
+{
+	struct config c = conf(POLICY_CK);
+	struct sample s = fixture(5 * LOOKS_US);
+	const char *t;
+
+	(void)unused;
+	t = render(&c, &s, 23);
+	assert_first_line(t, "It would leave vm.swappiness at 23, which is what it should be: the ck policy asks "
+			     "for 23 (min(app 40%, swap free 23%)).");
+	t = render(&c, &s, 25);
+	assert_first_line(t, "It would leave vm.swappiness at 25: the ck policy asks for 23 (min(app 40%, swap free "
+			     "23%)), less than the step of 5 away.");
+	assert_has(t, "The ck policy (Con Kolivas, 2003) takes the smaller of application memory and free swap (0 "
+		      "without swap): 23.\n");
+}
+
+static void
+test_adaptive(void **unused)
+{
+	struct config c = conf(POLICY_ADAPTIVE);
+	struct sample s = fixture(5 * LOOKS_US);
+	const char *t;
+
+	(void)unused;
+	s.swap_free_kib = 1000000;
+	t = render(&c, &s, 60);
+	assert_first_line(t, "It would set vm.swappiness to 100 (it is 60 now): the adaptive policy asks for 100 "
+			     "(rest at 100: nothing reclaimed).");
+	assert_has(t, "\nThe adaptive policy learns from poll to poll; one look without history says: rest at 100: "
+		      "nothing reclaimed. The running daemon may hold another value.\n");
+}
+
+static void
+test_config_sources(void **unused)
+{
+	struct config c = conf(POLICY_TENDENCY);
+	struct sample s = fixture(5 * LOOKS_US), prev = fixture(4 * LOOKS_US);
+	const char *t;
+
+	(void)unused;
+	t = render_from(&c, EXPLAIN_CONFIG_FILE, &prev, &s, 60, 200);
+	assert_has(t, "\nConfiguration: /etc/autoswappiness.conf (policy tendency, limits 0..auto, step 5, "
+		      "smoothing 0%, interval 5000 ms (busy 1000 ms)).\n");
+	t = render_from(&c, EXPLAIN_CONFIG_ABSENT, &prev, &s, 60, 200);
+	assert_has(t, "\nConfiguration: the built-in defaults, as /etc/autoswappiness.conf does not exist (policy "
+		      "tendency,");
+	t = render_from(&c, EXPLAIN_CONFIG_UNREADABLE, &prev, &s, 60, 200);
+	assert_has(t, "\nConfiguration: the built-in defaults, as this user may not read /etc/autoswappiness.conf; "
+		      "the daemon, as root, would use it (");
+	t = render_from(&c, EXPLAIN_CONFIG_REFUSED, &prev, &s, 60, 200);
+	assert_has(t, "\nConfiguration: the built-in defaults, as /etc/autoswappiness.conf is refused (Operation not "
+		      "permitted; the errors are above): the daemon would not start with it (");
+	assert_lacks(t, "dry_run");
+	c.dry_run = true;
+	c.smoothing_pct = 50;
+	t = render_from(&c, EXPLAIN_CONFIG_FILE, &prev, &s, 60, 200);
+	assert_has(t, "\ndry_run = yes: the daemon would only log its decisions.\n");
+	assert_has(t, "; smoothing 50% (it needs history, which one look does not have).\n");
+}
+
+static void
+test_small_buffer(void **unused)
+{
+	struct config c = conf(POLICY_TENDENCY);
+	struct sample s = fixture(5 * LOOKS_US);
+	struct decision dn;
+	struct regulator reg = { 0 };
+	struct explain_input in = {
+		.cfg = &c, .config_path = "/x", .cur = &s, .dn = &dn, .current = 60,
+	};
+	char small[64];
+
+	(void)unused;
+	assert_int_equal(decide(&c, 100, 200, NULL, &reg, NULL, &s, 60, &dn), 0);
+	assert_int_equal(explain_render(&in, small, sizeof(small)), -ENOBUFS);
+	assert_int_equal(strlen(small) < sizeof(small), 1);
+	assert_int_equal(explain_render(&in, small, 0), -ENOBUFS);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_no_swap),
+		cmocka_unit_test(test_disk_swap_writes),
+		cmocka_unit_test(test_zram_and_zswap),
+		cmocka_unit_test(test_pinned_max_and_kernel),
+		cmocka_unit_test(test_pressure),
+		cmocka_unit_test(test_verdicts),
+		cmocka_unit_test(test_adaptive),
+		cmocka_unit_test(test_config_sources),
+		cmocka_unit_test(test_small_buffer),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
