@@ -147,23 +147,6 @@ check "without it the reload succeeds" systemctl reload $UNIT
 check "and the daemon reloaded" wait_for 20 bash -c \
 	"journalctl -u $UNIT --no-pager --since @$T3B | grep -q \"reloaded '$CONF'\""
 
-step "3b. someone else's vm.swappiness in sysctl.d"
-T3C=$(date +%s)
-printf '# an old tuning\nvm.swappiness = 71\n' >/etc/sysctl.d/99-swap.conf
-systemctl reload $UNIT
-check "a reload warns about the sysctl.d line" wait_for 20 bash -c \
-	"journalctl -u $UNIT --no-pager --since @$T3C | grep -q '/etc/sysctl.d/99-swap.conf:2 sets vm.swappiness = 71: with on_external_change = yield'"
-check "the warning carries the OTHER_ fields" bash -c "journalctl -u $UNIT --no-pager --since @$T3C -o json |
-	grep '\"MESSAGE_ID\":\"2b5b3f1464d4423fb1f7426b78fbfead\"' | grep '\"OTHER_SOURCE\":\"sysctl.d\"' |
-	grep '\"OTHER_FILE\":\"/etc/sysctl.d/99-swap.conf\"' | grep '\"OTHER_LINE\":\"2\"' | grep -q '\"OTHER_VALUE\":\"71\"'"
-sysctl --system >/dev/null 2>&1
-check "sysctl --system set 71" test "$(knob)" = 71
-check "the daemon yields and names the file" wait_for 30 bash -c \
-	"journalctl -u $UNIT --no-pager --since @$T3C | grep -q 'changed from [0-9]* to 71 by someone else; leaving it alone until reload (probably /etc/sysctl.d/99-swap.conf:2, which sets vm.swappiness = 71)'"
-rm /etc/sysctl.d/99-swap.conf
-systemctl reload $UNIT
-check "a reload ends the yield" wait_for 30 bash -c "[ \$(cat $KNOB) -le 30 ]"
-
 step "4. kill -9, restart, stop"
 pid=$(main_pid)
 kill -9 "$pid"
@@ -196,6 +179,30 @@ check "systemctl restart ends the yield: the daemon writes again" wait_for 30 ba
 systemctl stop $UNIT
 check "and restores the admin's 77, its new original" test "$(knob)" = 77
 check "no yield record left after stop" test ! -e /run/autoswappiness/yielded
+echo "$ORIG" >$KNOB
+
+step "4c. someone else's vm.swappiness in sysctl.d"
+# After 4b: the unit is stopped and the knob holds the original again. The reload that ends
+# this yield makes 71 the value to restore, so the stop below is followed by the original.
+systemctl start $UNIT
+check "the unit is active (sysctl.d test)" wait_for 30 active
+T4C=$(date +%s)
+printf '# an old tuning\nvm.swappiness = 71\n' >/etc/sysctl.d/99-swap.conf
+systemctl reload $UNIT
+check "a reload warns about the sysctl.d line" wait_for 20 bash -c \
+	"journalctl -u $UNIT --no-pager --since @$T4C | grep -q '/etc/sysctl.d/99-swap.conf:2 sets vm.swappiness = 71: with on_external_change = yield'"
+check "the warning carries the OTHER_ fields" bash -c "journalctl -u $UNIT --no-pager --since @$T4C -o json |
+	grep '\"MESSAGE_ID\":\"2b5b3f1464d4423fb1f7426b78fbfead\"' | grep '\"OTHER_SOURCE\":\"sysctl.d\"' |
+	grep '\"OTHER_FILE\":\"/etc/sysctl.d/99-swap.conf\"' | grep '\"OTHER_LINE\":\"2\"' | grep -q '\"OTHER_VALUE\":\"71\"'"
+sysctl --system >/dev/null 2>&1
+check "sysctl --system set 71" test "$(knob)" = 71
+check "the daemon yields and names the file" wait_for 30 bash -c \
+	"journalctl -u $UNIT --no-pager --since @$T4C | grep -q 'changed from [0-9]* to 71 by someone else; leaving it alone until reload (probably /etc/sysctl.d/99-swap.conf:2, which sets vm.swappiness = 71)'"
+rm /etc/sysctl.d/99-swap.conf
+systemctl reload $UNIT
+check "a reload ends the yield" wait_for 30 bash -c "[ \$(cat $KNOB) -le 30 ]"
+systemctl stop $UNIT
+check "and stop restores 71, which that reload made the original" test "$(knob)" = 71
 echo "$ORIG" >$KNOB
 
 step "5. the unit's sandbox: the knob writable, other sysctls not"
