@@ -15,7 +15,7 @@ FUZZ_CC            ?= clang
 FUZZ_SECONDS       ?= 60
 FUZZ_CHECK_SECONDS ?= 5
 FUZZ_BUILD         := build/fuzz
-FUZZ_TARGETS       := parse_psi parse_keyed parse_swaps parse_long config policy status
+FUZZ_TARGETS       := parse_psi parse_keyed parse_swaps parse_long config policy status coexist
 
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -fno-omit-frame-pointer $(WARNINGS) -Iinclude \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
@@ -32,6 +32,7 @@ FUZZ_SRCS_parse_long  := src/parse.c
 FUZZ_SRCS_config      := src/parse.c src/policy.c src/config.c src/config_file.c
 FUZZ_SRCS_policy      := src/policy.c src/regulator.c
 FUZZ_SRCS_status      := src/status.c
+FUZZ_SRCS_coexist     := src/coexist.c
 FUZZ_PKG_config       := inih
 
 FUZZ_BINS := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)

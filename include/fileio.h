@@ -29,6 +29,17 @@ int fileio_write_atomic(const char *path, const char *buf, size_t len, mode_t mo
  */
 ssize_t fileio_read(const char *path, char *buf, size_t len);
 
+/*
+ * As fileio_read, for configuration files that may be links (Debian's
+ * /etc/sysctl.d/99-sysctl.conf -> ../sysctl.conf): follows symlinks, but
+ * still reads only a regular file, and never opens a FIFO or device. A link
+ * to /dev/null (systemd's way to mask a file) reads as empty. *ret_st gets the
+ * file's stat (to tell two names of one file apart). Returns the length,
+ * -EFBIG when the file is larger, or a negative errno.
+ */
+struct stat;
+ssize_t fileio_read_follow(const char *path, char *buf, size_t len, struct stat *ret_st);
+
 /* What a negative errno from these functions means, for messages: -EBADFD is
  * "not a regular file", the rest strerror(). */
 const char *fileio_strerror(int r);

@@ -17,6 +17,7 @@
 #define MSGID_ERROR "1d4f7a2c5e8b4b3d9e6a1c4f7b2e5d8a"
 #define MSGID_CONFIG "a6c9e2f5b8d14a7c9e3f6b2d5a8c1e4f"
 #define MSGID_RESTORE "4e8b2d6f0a3c4e7b9d1f5a8c2e6b0d4f"
+#define MSGID_OTHER "2b5b3f1464d4423fb1f7426b78fbfead"
 
 /* Where records go. */
 enum journal_target {
@@ -51,6 +52,19 @@ void journal_log(int priority, const char *msgid, const char *fmt, ...) __attrib
  */
 bool journal_log_once(int *last, int r, int priority, const char *msgid, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
+
+/* Another tool's setting of vm.swappiness (coexist.h), for a record's fields. */
+struct journal_other {
+	const char *source; /* "sysctl.d", "tuned" or "cmdline" */
+	const char *file;
+	unsigned line;
+	int value;
+};
+
+/* Logs a record with MESSAGE and MESSAGE_ID, plus OTHER_SOURCE, OTHER_FILE,
+ * OTHER_LINE and OTHER_VALUE when o is set. */
+void journal_other(int priority, const char *msgid, const struct journal_other *o, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
 /* Logs a decision record: MESSAGE plus SWAPPINESS, PREVIOUS, POLICY, APP_CENTILE,
  * SWAP_CENTILE, MAPPED_RATIO, DISTRESS, SWAP_TENDENCY, REFAULT_FILE_PPS,

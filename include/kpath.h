@@ -10,5 +10,18 @@
 #define KPATH_SWAPPINESS "/proc/sys/vm/swappiness"
 #define KPATH_SWAPS "/proc/swaps"
 #define KPATH_ZSWAP_ENABLED "/sys/module/zswap/parameters/enabled"
+#define KPATH_CMDLINE "/proc/cmdline"
+
+/* Files of other tools that set vm.swappiness (coexist_scan.c reads them; the
+ * integration tests put overlays and bind mounts in their place).
+ * systemd-sysctl's directories in its order of precedence (sysctl.d(5)), the
+ * file `sysctl --system` reads after them, and tuned's active profile with the
+ * directories it looks for profiles in: tuned 2.23 and later keep them in
+ * profiles/, earlier ones directly in /etc/tuned and /usr/lib/tuned; the
+ * administrator's in /etc win. */
+#define KPATH_SYSCTL_DIRS { "/etc/sysctl.d", "/run/sysctl.d", "/usr/local/lib/sysctl.d", "/usr/lib/sysctl.d", "/lib/sysctl.d" }
+#define KPATH_SYSCTL_CONF "/etc/sysctl.conf"
+#define KPATH_TUNED_ACTIVE "/etc/tuned/active_profile"
+#define KPATH_TUNED_DIRS { "/etc/tuned/profiles", "/etc/tuned", "/usr/lib/tuned/profiles", "/usr/lib/tuned" }
 
 #endif

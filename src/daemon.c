@@ -11,6 +11,7 @@
 #include <systemd/sd-event.h>
 
 #include "cgroup.h"
+#include "coexist_scan.h"
 #include "config_file.h"
 #include "decide.h"
 #include "journal.h"
@@ -52,6 +53,8 @@ struct daemon {
 	struct cgroup_move cg_move; /* the last walk */
 	int cgroup_err;	    /* the last failure making them follow, logged once */
 	sd_event_source *sig_hup, *sig_term, *sig_int;
+	/* Who else sets vm.swappiness, as of the last start, reload or yield. */
+	struct coexist_findings others;
 };
 
 /* With cgroup v1, existing memory cgroups keep their own swappiness: the ones
@@ -110,24 +113,55 @@ status_yielded(struct daemon *d, int knob_value)
 	notify_status(&d->status, "yielded: swappiness %d was set by someone else; reload to resume", knob_value);
 }
 
+/* Warns about each other tool that sets vm.swappiness: at start and on each
+ * reload, never per poll. */
+static void
+check_others(struct daemon *d)
+{
+	coexist_scan(&d->others, true);
+	coexist_report(&d->others, d->cfg.on_external_change);
+}
+
+/* Logs someone else's change of the knob, naming the file that probably made
+ * it when one of the others sets exactly that value. */
+static void
+log_external(struct daemon *d, int knob_value, const char *what)
+{
+	const struct coexist_finding *f = coexist_match(&d->others, knob_value);
+	struct journal_other o;
+
+	if (!f) {
+		journal_log(LOG_NOTICE, MSGID_EXTERNAL, "%s changed from %d to %d by someone else; %s", KPATH_SWAPPINESS,
+			    d->own.expected, knob_value, what);
+		return;
+	}
+	o = (struct journal_other){
+		.source = coexist_source_name(f->source), .file = f->file, .line = f->line, .value = f->value
+	};
+	journal_other(LOG_NOTICE, MSGID_EXTERNAL, &o,
+		      "%s changed from %d to %d by someone else; %s (probably %s:%u, which sets vm.swappiness = %d)",
+		      KPATH_SWAPPINESS, d->own.expected, knob_value, what, f->file, f->line, f->value);
+}
+
 /* Returns true when someone else changed the knob and we now keep our hands off
  * (owner_changed_elsewhere: the exit must not write over their value). */
 static bool
 check_external_change(struct daemon *d, int knob_value)
 {
-
 	if (!owner_changed_elsewhere(&d->own, knob_value))
 		return false;
 	d->st.swappiness = knob_value;
 	if (d->cfg.on_external_change == CONFIG_EXTERNAL_OVERRIDE) {
-		journal_log(LOG_NOTICE, MSGID_EXTERNAL, "%s changed from %d to %d by someone else; overriding",
-			    KPATH_SWAPPINESS, d->own.expected, knob_value);
+		/* The findings of the last start or reload: an override may
+		 * happen at every poll, and a poll reads no configuration. */
+		log_external(d, knob_value, "overriding");
 		d->own.expected = knob_value;
 		return false;
 	}
-	journal_log(LOG_NOTICE, MSGID_EXTERNAL,
-		    "%s changed from %d to %d by someone else; leaving it alone until reload", KPATH_SWAPPINESS,
-		    d->own.expected, knob_value);
+	/* Once until the next reload: read the files again, since the usual
+	 * cause is a file dropped in just now and a `sysctl --system`. */
+	coexist_scan(&d->others, false);
+	log_external(d, knob_value, "leaving it alone until reload");
 	d->st.yields++;
 	ownership_yield(&d->io, &d->own, knob_value);
 	status_yielded(d, knob_value);
@@ -318,6 +352,7 @@ on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
 			    "reload of '%s' failed; keeping the running configuration (%u errors):\n%s%s",
 			    d->opt.config_path, errors.count, errors.text, more);
 		d->st.reload_failures++;
+		check_others(d);
 		publish_state(d);
 		(void)sd_notify(0, "READY=1");
 		return 0;
@@ -340,6 +375,7 @@ on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
 	d->st.reloads++;
 	journal_log(LOG_NOTICE, MSGID_RELOAD, "reloaded '%s': %s%s", d->opt.config_path,
 		    config_describe(&d->cfg, desc, sizeof(desc)), d->own.dry_run ? ", dry run" : "");
+	check_others(d);
 	/* Apply the new configuration now rather than at the next tick. */
 	wakeup_soon(&d->wake);
 	(void)sd_notify(0, "READY=1");
@@ -481,6 +517,7 @@ daemon_run(const struct daemon_options *opt, const struct config *cfg)
 			    "so vm.swappiness changes only the root; [daemon] cgroup_v1_follow = yes makes them follow");
 	journal_log(LOG_INFO, MSGID_START, "started: %s, original %d%s", config_describe(&d.cfg, desc, sizeof(desc)),
 		    d.own.original, d.own.dry_run ? ", dry run" : "");
+	check_others(&d);
 	if (d.own.yielded)
 		status_yielded(&d, d.own.expected);
 	else

@@ -3,12 +3,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -139,21 +141,19 @@ fileio_write_atomic(const char *path, const char *buf, size_t len, mode_t mode)
 	return r;
 }
 
-ssize_t
-fileio_read(const char *path, char *buf, size_t len)
+/* Reads an open file into buf (see fileio_read), refusing what is not a
+ * regular file; *ret_st gets its fstat. Closes fd. */
+static ssize_t
+read_regular(int fd, char *buf, size_t len, struct stat *ret_st)
 {
-	struct stat st;
 	size_t got = 0;
-	int fd, r = 0;
+	int r = 0;
 
-	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) < 0)
+	if (fstat(fd, ret_st) < 0)
 		r = -errno;
-	else if (S_ISDIR(st.st_mode))
+	else if (S_ISDIR(ret_st->st_mode))
 		r = -EISDIR;
-	else if (!S_ISREG(st.st_mode))
+	else if (!S_ISREG(ret_st->st_mode))
 		r = -EBADFD;
 	while (r == 0) {
 		ssize_t n;
@@ -179,6 +179,50 @@ fileio_read(const char *path, char *buf, size_t len)
 		return r;
 	buf[got] = '\0';
 	return (ssize_t)got;
+}
+
+ssize_t
+fileio_read(const char *path, char *buf, size_t len)
+{
+	struct stat st;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	return read_regular(fd, buf, len, &st);
+}
+
+/* systemd's null_or_empty(): a link to /dev/null masks a configuration file. */
+static bool
+is_dev_null(const struct stat *st)
+{
+	return S_ISCHR(st->st_mode) && major(st->st_rdev) == 1 && minor(st->st_rdev) == 3;
+}
+
+ssize_t
+fileio_read_follow(const char *path, char *buf, size_t len, struct stat *ret_st)
+{
+	int fd;
+
+	/* stat first: a FIFO or a device other than /dev/null is refused
+	 * without being opened, since opening some devices does something. */
+	if (stat(path, ret_st) < 0)
+		return -errno;
+	if (is_dev_null(ret_st)) {
+		buf[0] = '\0';
+		return 0;
+	}
+	if (S_ISDIR(ret_st->st_mode))
+		return -EISDIR;
+	if (!S_ISREG(ret_st->st_mode))
+		return -EBADFD;
+	/* O_NONBLOCK: should it have become a FIFO since, the open does not
+	 * wait and read_regular refuses it. */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	return read_regular(fd, buf, len, ret_st);
 }
 
 const char *

@@ -271,6 +271,27 @@ journal_log_once(int *last, int r, int priority, const char *msgid, const char *
 }
 
 void
+journal_other(int priority, const char *msgid, const struct journal_other *o, const char *fmt, ...)
+{
+	struct record rec;
+	va_list ap;
+
+	rec.n = 0;
+	va_start(ap, fmt);
+	add_message(&rec, fmt, ap);
+	va_end(ap);
+	if (msgid)
+		add(&rec, "MESSAGE_ID=%s", msgid);
+	if (o) {
+		add(&rec, "OTHER_SOURCE=%s", o->source);
+		add(&rec, "OTHER_FILE=%s", o->file);
+		add(&rec, "OTHER_LINE=%u", o->line);
+		add(&rec, "OTHER_VALUE=%d", o->value);
+	}
+	emit(priority, &rec, 1);
+}
+
+void
 journal_decision(int priority, const char *msgid, const struct journal_decision *d, const char *fmt, ...)
 {
 	const struct policy_result *r = d->result;

@@ -32,10 +32,13 @@
 #   - the README's Try-it sample is what --explain prints, as uid 65534, for
 #     the case its marker names (fake /proc files bind-mounted in a private
 #     mount namespace; needs root, else only its first line's wording is
-#     checked against src/explain.c).
+#     checked against src/explain.c);
 #   - the journal catalog (systemd/autoswappiness.catalog) has one entry for
 #     each MESSAGE_ID of include/journal.h and no other, in the strict form of
-#     systemd's catalogs, and `journalctl --update-catalog` accepts it.
+#     systemd's catalogs, and `journalctl --update-catalog` accepts it;
+#   - every "see autoswappiness(8), SECTION" in a message of src/*.c names a
+#     section of autoswappiness(8), and the README's section on other tools
+#     points at the page's.
 #
 # Run from anywhere; paths are relative to the repository root. The binary is
 # $BIN, else build/autoswappiness built with `make -s`; the defaults helper is
@@ -669,6 +672,27 @@ if command -v journalctl >/dev/null; then
 	fi
 else
 	not_ok "journalctl --update-catalog takes ${CATALOG#"$root"/}" "journalctl is not installed (apt-get install systemd)"
+fi
+
+# (p) messages that send the reader to a section of autoswappiness(8): it exists.
+SRC_DIR=$(abs "${SRC_DIR:-$root/src}")
+grep -ohE 'see autoswappiness\(8\), [A-Z][A-Z ]*[A-Z]' "$SRC_DIR"/*.c | sed 's/^see autoswappiness(8), //' | sort -u \
+	>"$tmp/sections-code"
+sections_bad=""
+while read -r sec; do
+	grep -qx "\.Sh $sec" "$MAN8" || sections_bad+="'$sec' "
+done <"$tmp/sections-code"
+if [[ ! -s $tmp/sections-code ]]; then
+	not_ok "messages of ${SRC_DIR#"$root"/} that name a section of autoswappiness(8) read" "found none"
+elif [[ -z $sections_bad ]]; then
+	ok "the $(wc -l <"$tmp/sections-code") sections of autoswappiness(8) that messages name exist"
+else
+	not_ok "messages name sections that ${MAN8#"$root"/} lacks" "$sections_bad"
+fi
+if grep -q 'LIVING WITH OTHER TOOLS' "$root/README.md"; then
+	ok "README.md points at LIVING WITH OTHER TOOLS"
+else
+	not_ok "README.md points at LIVING WITH OTHER TOOLS" "no such reference"
 fi
 
 echo "$passed passed, $failed failed"

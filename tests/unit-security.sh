@@ -2,7 +2,8 @@
 # Static checks of systemd/autoswappiness.service, on the host (no systemd as PID 1 needed):
 #  1. `systemd-analyze security --offline=true` overall exposure must be <= MAX_EXPOSURE (0.5,
 #     what the unit scores with no capability and PrivateUsers=yes);
-#  2. `systemd-analyze verify` must print nothing;
+#  2. `systemd-analyze verify` must print nothing; ExecReload= runs `autoswappiness -n` before
+#     the kill, and the unit is ordered after systemd-sysctl and tuned;
 #  3. nothing is writable but the knob and the runtime directory: the only ReadWritePaths= is
 #     /proc/sys/vm/swappiness (a writable directory that another user owns, such as
 #     node_exporter's, would let that user redirect the daemon's writes with a link), and the
@@ -12,7 +13,8 @@
 #
 # verify checks that ExecStart= names an existing executable, and the daemon is usually not
 # installed where tests run. So verify runs on a copy in a temporary directory where only the
-# ExecStart= path is swapped for /bin/true; every other line is the real one. --man=no: the
+# ExecStart= path, and ExecReload='s check, are swapped for /bin/true; every other line is the
+# real one. --man=no: the
 # Documentation= man pages need not be installed on the machine running the test.
 # The real sandbox is exercised in a VM by tests/vm/smoke.sh.
 set -euo pipefail
@@ -58,7 +60,8 @@ else
 fi
 
 # --- 2. verify -----------------------------------------------------------------------------------
-sed 's|^ExecStart=/usr/sbin/autoswappiness$|ExecStart=/bin/true|' "$unit" >"$tmp/autoswappiness.service" ||
+sed -e 's|^ExecStart=/usr/sbin/autoswappiness$|ExecStart=/bin/true|' \
+	-e 's|^ExecReload=/usr/sbin/autoswappiness -n$|ExecReload=/bin/true -n|' "$unit" >"$tmp/autoswappiness.service" ||
 	die "cannot copy $unit to $tmp"
 verify_rc=0
 LC_ALL=C systemd-analyze verify --man=no -- "$tmp/autoswappiness.service" >"$tmp/verify.out" 2>&1 || verify_rc=$?
@@ -68,6 +71,24 @@ if [[ $verify_rc -eq 0 && ! -s $tmp/verify.out ]]; then
 else
 	sed "s|$tmp/autoswappiness.service|$unit|g" "$tmp/verify.out" >&2
 	echo "FAIL: systemd-analyze verify of $unit exited $verify_rc and printed the lines above" >&2
+	failed=$((failed + 1))
+fi
+
+# --- 2b. a reload that tells the truth, and the order at boot ----------------------------------
+# The config is checked before the signal: a rejected one fails `systemctl reload`.
+reload=$(sed -n 's/^ExecReload=//p' "$unit" | tr '\n' '|')
+if [[ $reload == '/usr/sbin/autoswappiness -n|/bin/kill -HUP $MAINPID|' ]]; then
+	echo "ok: ExecReload= of $unit checks the configuration (-n), then signals"
+	passed=$((passed + 1))
+else
+	echo "FAIL: ExecReload= of $unit: '$reload', want '/usr/sbin/autoswappiness -n' then the kill" >&2
+	failed=$((failed + 1))
+fi
+if grep -qx 'After=systemd-sysctl.service tuned.service' "$unit"; then
+	echo "ok: $unit starts after systemd-sysctl and tuned"
+	passed=$((passed + 1))
+else
+	echo "FAIL: $unit: want After=systemd-sysctl.service tuned.service" >&2
 	failed=$((failed + 1))
 fi
 

@@ -290,6 +290,46 @@ test_read(void **state)
 	assert_int_equal(fileio_read(p, buf, sizeof(buf)), -ENOENT);
 }
 
+/* The read for others' configuration files: links followed to a regular
+ * file, a link to /dev/null (systemd's mask) reads as empty, a FIFO or other
+ * device is refused without blocking. */
+static void
+test_read_follow(void **state)
+{
+	char p[128], buf[8], target[128];
+	struct stat st, want;
+
+	(void)state;
+	put("seven", "1234567", 0644);
+	path_in(target, sizeof(target), "seven");
+	path_in(p, sizeof(p), "link");
+	assert_int_equal(symlink(target, p), 0);
+	assert_int_equal(fileio_read_follow(p, buf, sizeof(buf), &st), 7);
+	assert_string_equal(buf, "1234567");
+	assert_int_equal(stat(target, &want), 0);
+	assert_true(st.st_ino == want.st_ino && st.st_dev == want.st_dev);
+	put("eight", "12345678", 0644);
+	path_in(p, sizeof(p), "eight");
+	assert_int_equal(fileio_read_follow(p, buf, sizeof(buf), &st), -EFBIG);
+	path_in(p, sizeof(p), "masked");
+	assert_int_equal(symlink("/dev/null", p), 0);
+	buf[0] = 'x';
+	assert_int_equal(fileio_read_follow(p, buf, sizeof(buf), &st), 0);
+	assert_string_equal(buf, "");
+	path_in(target, sizeof(target), "fifo");
+	assert_int_equal(mkfifo(target, 0644), 0);
+	path_in(p, sizeof(p), "fifo-link");
+	assert_int_equal(symlink(target, p), 0);
+	alarm(10);
+	assert_int_equal(fileio_read_follow(p, buf, sizeof(buf), &st), -EBADFD);
+	alarm(0);
+	assert_int_equal(fileio_read_follow("/dev/zero", buf, sizeof(buf), &st), -EBADFD);
+	assert_int_equal(fileio_read_follow(dir, buf, sizeof(buf), &st), -EISDIR);
+	path_in(p, sizeof(p), "dangling");
+	assert_int_equal(symlink("/nonexistent/x", p), 0);
+	assert_int_equal(fileio_read_follow(p, buf, sizeof(buf), &st), -ENOENT);
+}
+
 /* A /proc file comes a page or so per read: the reader goes on to the end. */
 static void
 test_pread_all_short_reads(void **state)
@@ -353,6 +393,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_write_skips_planted_temp_names, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_write_refuses, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_read, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_read_follow, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pread_all_short_reads, setup, teardown),
 	};
 

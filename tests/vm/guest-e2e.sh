@@ -128,16 +128,37 @@ check "the new max holds under pressure (max seen $max_seen)" test "$max_seen" -
 T3=$(date +%s)
 line=$(grep -n '^max = 30$' $CONF | cut -d: -f1)
 sed -i 's/^max = 30$/max = 300/' $CONF
-systemctl reload $UNIT
-check "a broken reload names file:line" wait_for 20 bash -c \
+# ExecReload= runs `autoswappiness -n` first: a rejected file fails the reload itself, with the
+# errors in the unit's journal, and the daemon never gets the signal.
+rc=0
+systemctl reload $UNIT 2>/tmp/reload.err || rc=$?
+cat /tmp/reload.err
+check "a broken reload fails: systemctl reload exits $rc" test $rc != 0
+check "a broken reload names file:line in the unit's journal" wait_for 20 bash -c \
 	"journalctl -u $UNIT --no-pager --since @$T3 | grep -q \"$CONF:$line: key 'max': expected auto or 0..200, got '300'\""
-check "a broken reload keeps the running config" bash -c \
-	"journalctl -u $UNIT --no-pager --since @$T3 | grep -q 'keeping the running configuration'"
 sleep 2
+check "the daemon never loaded it" bash -c \
+	"! journalctl -u $UNIT --no-pager --since @$T3 | grep -qE \"reloaded '$CONF'|reload of '$CONF' failed\""
 check "the unit stays active after a broken reload" active
 check "the old max still holds" bash -c "[ \$(cat $KNOB) -le 30 ]"
 sed -i 's/^max = 300$/max = 30/' $CONF
-systemctl reload $UNIT
+check "the fixed file reloads" systemctl reload $UNIT
+
+step "3a. a broken drop-in, as configuration management would write it"
+T3A=$(date +%s)
+mkdir -p /etc/autoswappiness.conf.d
+printf '# managed by ansible\n[limits]\nbogus = 1\n' >/etc/autoswappiness.conf.d/90-broken.conf
+rc=0
+systemctl reload $UNIT 2>/tmp/reload.err || rc=$?
+check "a broken drop-in fails the reload: systemctl reload exits $rc" test $rc != 0
+check "its error is in the journal with path and line" wait_for 20 bash -c \
+	"journalctl -u $UNIT --no-pager --since @$T3A | grep -q \"/etc/autoswappiness.conf.d/90-broken.conf:3: unknown key 'bogus'\""
+check "the unit stays active with the old config" bash -c "systemctl is-active -q $UNIT && [ \$(cat $KNOB) -le 30 ]"
+rm /etc/autoswappiness.conf.d/90-broken.conf
+T3B=$(date +%s)
+check "without it the reload succeeds" systemctl reload $UNIT
+check "and the daemon reloaded" wait_for 20 bash -c \
+	"journalctl -u $UNIT --no-pager --since @$T3B | grep -q \"reloaded '$CONF'\""
 
 step "4. kill -9, restart, stop"
 pid=$(main_pid)
@@ -171,6 +192,30 @@ check "systemctl restart ends the yield: the daemon writes again" wait_for 30 ba
 systemctl stop $UNIT
 check "and restores the admin's 77, its new original" test "$(knob)" = 77
 check "no yield record left after stop" test ! -e /run/autoswappiness/yielded
+echo "$ORIG" >$KNOB
+
+step "4c. someone else's vm.swappiness in sysctl.d"
+# After 4b: the unit is stopped and the knob holds the original again. The reload that ends
+# this yield makes 71 the value to restore, so the stop below is followed by the original.
+systemctl start $UNIT
+check "the unit is active (sysctl.d test)" wait_for 30 active
+T4C=$(date +%s)
+printf '# an old tuning\nvm.swappiness = 71\n' >/etc/sysctl.d/99-swap.conf
+systemctl reload $UNIT
+check "a reload warns about the sysctl.d line" wait_for 20 bash -c \
+	"journalctl -u $UNIT --no-pager --since @$T4C | grep -q '/etc/sysctl.d/99-swap.conf:2 sets vm.swappiness = 71: with on_external_change = yield'"
+check "the warning carries the OTHER_ fields" bash -c "journalctl -u $UNIT --no-pager --since @$T4C -o json |
+	grep '\"MESSAGE_ID\":\"2b5b3f1464d4423fb1f7426b78fbfead\"' | grep '\"OTHER_SOURCE\":\"sysctl.d\"' |
+	grep '\"OTHER_FILE\":\"/etc/sysctl.d/99-swap.conf\"' | grep '\"OTHER_LINE\":\"2\"' | grep -q '\"OTHER_VALUE\":\"71\"'"
+sysctl --system >/dev/null 2>&1
+check "sysctl --system set 71" test "$(knob)" = 71
+check "the daemon yields and names the file" wait_for 30 bash -c \
+	"journalctl -u $UNIT --no-pager --since @$T4C | grep -q 'changed from [0-9]* to 71 by someone else; leaving it alone until reload (probably /etc/sysctl.d/99-swap.conf:2, which sets vm.swappiness = 71)'"
+rm /etc/sysctl.d/99-swap.conf
+systemctl reload $UNIT
+check "a reload ends the yield" wait_for 30 bash -c "[ \$(cat $KNOB) -le 30 ]"
+systemctl stop $UNIT
+check "and stop restores 71, which that reload made the original" test "$(knob)" = 71
 echo "$ORIG" >$KNOB
 
 step "5. the unit's sandbox: the knob writable, other sysctls not"
