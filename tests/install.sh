@@ -3,7 +3,11 @@
 # check-install): the exact file list with modes, the unit's ExecStart pointing
 # at the installed binary, an existing /etc/autoswappiness.conf kept, uninstall
 # removing everything but the configuration and running no systemctl with a
-# DESTDIR; for the default PREFIX=/usr/local and for PREFIX=/usr.
+# DESTDIR; for the default PREFIX=/usr/local and for PREFIX=/usr. Then without
+# a DESTDIR, as on a machine whose PID 1 is systemd (a private mount namespace
+# with /run/systemd/system, everything installed under a temporary PREFIX,
+# systemctl and journalctl stand-ins): uninstall stops and disables the
+# service while its unit is still there, then removes the files and reloads.
 #
 # BUILD is the make build directory (default build; the binary must build).
 set -euo pipefail
@@ -92,6 +96,42 @@ variant default /usr/local/sbin /usr/local/lib/systemd/system /usr/local/lib/sys
 	/usr/local/share/bash-completion/completions /usr/local/share/man
 variant /usr /usr/sbin /usr/lib/systemd/system /usr/lib/systemd/catalog \
 	/usr/share/bash-completion/completions /usr/share/man
+
+# Without a DESTDIR on a systemd machine. The stand-in systemctl notes, for each
+# call, whether the unit file and the binary were still installed.
+live() {
+	unshare --mount --propagation private bash -c '
+		set -eu
+		tmp=$1 build=$2 live=$tmp/live
+		mount -t tmpfs tmpfs /run
+		mkdir -p /run/systemd/system
+		{
+			echo "#!/bin/sh"
+			echo "state=absent"
+			echo "[ -e $live/unit/autoswappiness.service ] && [ -e $live/sbin/autoswappiness ] && state=installed"
+			echo "echo \"systemctl \$* (\$state)\" >>$tmp/live-called"
+		} >"$tmp/bin/systemctl"
+		printf "#!/bin/sh\necho \"journalctl \$*\" >>%s/live-called\n" "$tmp" >"$tmp/bin/journalctl"
+		vars=(PREFIX="$live" SBINDIR="$live/sbin" UNITDIR="$live/unit" SYSCONFDIR="$live/etc" BUILD="$build")
+		make -s install "${vars[@]}" >/dev/null
+		echo "-- uninstall" >>"$tmp/live-called"
+		make -s uninstall "${vars[@]}" >/dev/null
+		cat "$tmp/live-called"
+		find "$live" -type f -printf "%P\n" | sort' live "$tmp" "$BUILD"
+}
+echo "# make install / uninstall without a DESTDIR, systemd as PID 1 (stand-ins)"
+want='journalctl --update-catalog
+-- uninstall
+systemctl disable --now autoswappiness (installed)
+systemctl daemon-reload (absent)
+journalctl --update-catalog
+etc/autoswappiness.conf'
+if out=$(live 2>&1); then
+	check_eq "uninstall stops and disables the service while installed, then removes all but the configuration and reloads" \
+		"$want" "$out"
+else
+	not_ok "make install / uninstall without a DESTDIR" "$out"
+fi
 
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]
