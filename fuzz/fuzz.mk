@@ -31,7 +31,7 @@ FUZZ_SRCS_parse_swaps := src/parse.c
 FUZZ_SRCS_parse_long  := src/parse.c
 FUZZ_SRCS_config      := src/parse.c src/policy.c src/config.c src/config_file.c
 FUZZ_SRCS_policy      := src/policy.c src/regulator.c
-FUZZ_SRCS_status      := src/status.c
+FUZZ_SRCS_status      := src/status.c src/textbuf.c
 FUZZ_SRCS_coexist     := src/coexist.c
 FUZZ_PKG_config       := inih
 

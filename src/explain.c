@@ -6,32 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The text being built; overflow is remembered and reported once, at the end. */
-struct text {
-	char *buf;
-	size_t len, used;
-	bool overflow;
-};
-
-static void put(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void
-put(struct text *t, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (t->overflow)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(t->buf + t->used, t->len - t->used, fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n >= t->len - t->used) {
-		t->overflow = true;
-		return;
-	}
-	t->used += (size_t)n;
-}
+#include "textbuf.h"
 
 /* "5 s", "1.5 s", "250 ms". */
 static const char *
@@ -66,60 +41,60 @@ plural(unsigned n, const char *one, const char *many)
 
 /* What the policy asks for and what the limits make of it. */
 static void
-put_asks(struct text *t, const struct explain_input *in)
+put_asks(struct textbuf *t, const struct explain_input *in)
 {
 	const struct decision *dn = in->dn;
 
-	put(t, "the %s policy asks for %d", policy_name(in->cfg->policy), dn->pr.target);
+	textbuf_put(t, "the %s policy asks for %d", policy_name(in->cfg->policy), dn->pr.target);
 	if (dn->dec.clamped)
-		put(t, ", which the limits %d..%d make %d", dn->lim.min, dn->lim.max, dn->dec.value);
-	put(t, " (%s)", dn->pr.reason);
+		textbuf_put(t, ", which the limits %d..%d make %d", dn->lim.min, dn->lim.max, dn->dec.value);
+	textbuf_put(t, " (%s)", dn->pr.reason);
 }
 
 /* The first line: the answer. */
 static void
-put_answer(struct text *t, const struct explain_input *in)
+put_answer(struct textbuf *t, const struct explain_input *in)
 {
 	const struct regulator_decision *dec = &in->dn->dec;
 
 	if (in->cur->swap_total_kib == 0) {
-		put(t, "No swap: swappiness has no effect here; nothing to do.\n");
+		textbuf_put(t, "No swap: swappiness has no effect here; nothing to do.\n");
 		return;
 	}
 	switch (dec->verdict) {
 	case REGULATOR_WRITE:
-		put(t, "It would set vm.swappiness to %d (it is %d now): ", dec->value, in->current);
+		textbuf_put(t, "It would set vm.swappiness to %d (it is %d now): ", dec->value, in->current);
 		put_asks(t, in);
 		break;
 	case REGULATOR_UNCHANGED:
-		put(t, "It would leave vm.swappiness at %d, which is what it should be: ", in->current);
+		textbuf_put(t, "It would leave vm.swappiness at %d, which is what it should be: ", in->current);
 		put_asks(t, in);
 		break;
 	case REGULATOR_BELOW_STEP:
-		put(t, "It would leave vm.swappiness at %d: ", in->current);
+		textbuf_put(t, "It would leave vm.swappiness at %d: ", in->current);
 		put_asks(t, in);
-		put(t, ", less than the step of %d away", in->dn->lim.step);
+		textbuf_put(t, ", less than the step of %d away", in->dn->lim.step);
 		break;
 	}
-	put(t, ".\n");
+	textbuf_put(t, ".\n");
 }
 
 /* Without swap: what the kernel and the daemon do. */
 static void
-put_no_swap(struct text *t, const struct explain_input *in)
+put_no_swap(struct textbuf *t, const struct explain_input *in)
 {
 	const struct regulator_decision *dec = &in->dn->dec;
 
-	put(t,
+	textbuf_put(t,
 	    "Without swap the kernel reclaims only file pages (mm/vmscan.c scans no anonymous memory), "
 	    "whatever vm.swappiness says (it is %d now).\n",
 	    in->current);
-	put(t, "The daemon has no special case for this: it would keep polling and ");
+	textbuf_put(t, "The daemon has no special case for this: it would keep polling and ");
 	if (dec->verdict == REGULATOR_WRITE)
-		put(t, "write %d now,", dec->value);
+		textbuf_put(t, "write %d now,", dec->value);
 	else
-		put(t, "leave %d in place,", in->current);
-	put(t,
+		textbuf_put(t, "leave %d in place,", in->current);
+	textbuf_put(t,
 	    " as the %s policy asks (%s), which changes nothing until swap is added; swapon is picked up "
 	    "at the next poll.\n",
 	    policy_name(in->cfg->policy), in->dn->pr.reason);
@@ -127,106 +102,106 @@ put_no_swap(struct text *t, const struct explain_input *in)
 
 /* The swap devices, and what max = auto (or the pinned max) becomes. */
 static void
-put_swap(struct text *t, const struct explain_input *in)
+put_swap(struct textbuf *t, const struct explain_input *in)
 {
 	const struct sample *s = in->cur;
 	int auto_max = policy_device_max(s);
 
-	put(t, "Swap: ");
+	textbuf_put(t, "Swap: ");
 	if (!s->has_swaps)
-		put(t, "devices unknown (/proc/swaps unreadable, counted as disk)");
+		textbuf_put(t, "devices unknown (/proc/swaps unreadable, counted as disk)");
 	else if (s->swaps.zram == s->swaps.devices)
-		put(t, "%u %s on zram (compressed RAM, no disk behind)", s->swaps.devices,
+		textbuf_put(t, "%u %s on zram (compressed RAM, no disk behind)", s->swaps.devices,
 		    plural(s->swaps.devices, "device", "devices, all"));
 	else if (s->swaps.zram > 0)
-		put(t, "%u devices, %u of them on zram", s->swaps.devices, s->swaps.zram);
+		textbuf_put(t, "%u devices, %u of them on zram", s->swaps.devices, s->swaps.zram);
 	else
-		put(t, "%u %s on disk", s->swaps.devices, plural(s->swaps.devices, "device", "devices"));
-	put(t, ", %llu MiB, %d%% free%s.\n", (unsigned long long)(s->swap_total_kib / 1024), in->dn->pr.swap_centile,
+		textbuf_put(t, "%u %s on disk", s->swaps.devices, plural(s->swaps.devices, "device", "devices"));
+	textbuf_put(t, ", %llu MiB, %d%% free%s.\n", (unsigned long long)(s->swap_total_kib / 1024), in->dn->pr.swap_centile,
 	    s->zswap_enabled ? "; zswap is on (a compressed cache in front of it)" : "");
 	if (in->cfg->max == CONFIG_MAX_AUTO)
-		put(t, "max = auto makes the upper limit %d: ", auto_max);
+		textbuf_put(t, "max = auto makes the upper limit %d: ", auto_max);
 	else
-		put(t, "max is pinned at %d in the configuration (max = auto would make it %d: ", in->cfg->max,
+		textbuf_put(t, "max is pinned at %d in the configuration (max = auto would make it %d: ", in->cfg->max,
 		    auto_max);
 	if (auto_max == 200)
-		put(t, "all swap is on zram, so swapping costs no IO and anonymous pages are the cheaper to reclaim");
+		textbuf_put(t, "all swap is on zram, so swapping costs no IO and anonymous pages are the cheaper to reclaim");
 	else if (auto_max == 133)
-		put(t, "with zswap, swap IO is about twice as fast as the file system's");
+		textbuf_put(t, "with zswap, swap IO is about twice as fast as the file system's");
 	else
-		put(t, "on disk, the kernel weighs anonymous and file pages as costing the same IO");
-	put(t, "%s.\n", in->cfg->max == CONFIG_MAX_AUTO ? "" : ")");
+		textbuf_put(t, "on disk, the kernel weighs anonymous and file pages as costing the same IO");
+	textbuf_put(t, "%s.\n", in->cfg->max == CONFIG_MAX_AUTO ? "" : ")");
 	if (in->dn->lim.kernel_max < in->dn->lim.max)
-		put(t, "This kernel accepts at most %d (Linux before 5.8).\n", in->dn->lim.kernel_max);
+		textbuf_put(t, "This kernel accepts at most %d (Linux before 5.8).\n", in->dn->lim.kernel_max);
 }
 
 /* Calm or under pressure, from PSI and reclaim efficiency. */
 static void
-put_pressure(struct text *t, const struct explain_input *in)
+put_pressure(struct textbuf *t, const struct explain_input *in)
 {
 	const struct policy_result *pr = &in->dn->pr;
 	char d[32];
 	const char *when = in->interval_us ? duration(looks_ms(in), d, sizeof(d)) : NULL;
 
 	if (pr->distress == 0) {
-		put(t, "Memory is calm: ");
+		textbuf_put(t, "Memory is calm: ");
 		if (!in->cur->has_psi)
-			put(t, "PSI is not available here (distress comes from reclaim efficiency only), and ");
+			textbuf_put(t, "PSI is not available here (distress comes from reclaim efficiency only), and ");
 		else if (when)
-			put(t, "no task stalled on memory in the %s between the two looks (PSI), and ", when);
+			textbuf_put(t, "no task stalled on memory in the %s between the two looks (PSI), and ", when);
 		else
-			put(t, "no task stalled on memory in the last 10 s (PSI avg10), and ");
-		put(t, "%s.\n", when ? "reclaim is not struggling" : "reclaim needs two looks to judge");
+			textbuf_put(t, "no task stalled on memory in the last 10 s (PSI avg10), and ");
+		textbuf_put(t, "%s.\n", when ? "reclaim is not struggling" : "reclaim needs two looks to judge");
 		return;
 	}
-	put(t, "Memory is under pressure: ");
+	textbuf_put(t, "Memory is under pressure: ");
 	if (pr->psi_distress > 0) {
 		if (when)
-			put(t, "tasks stalled on memory %d%% of the %s between the two looks (PSI)", pr->psi_distress,
+			textbuf_put(t, "tasks stalled on memory %d%% of the %s between the two looks (PSI)", pr->psi_distress,
 			    when);
 		else
-			put(t, "tasks stalled on memory %d%% of the last 10 s (PSI avg10)", pr->psi_distress);
+			textbuf_put(t, "tasks stalled on memory %d%% of the last 10 s (PSI avg10)", pr->psi_distress);
 	}
 	if (pr->psi_distress > 0 && pr->reclaim_distress > 0)
-		put(t, ", and ");
+		textbuf_put(t, ", and ");
 	if (pr->reclaim_distress > 0)
-		put(t, "reclaim freed only %d%% of the pages it scanned", 100 - pr->reclaim_distress);
-	put(t, "; distress is %d.\n", pr->distress);
+		textbuf_put(t, "reclaim freed only %d%% of the pages it scanned", 100 - pr->reclaim_distress);
+	textbuf_put(t, "; distress is %d.\n", pr->distress);
 }
 
 /* The policy's inputs, and its formula, in words. */
 static void
-put_inputs(struct text *t, const struct explain_input *in)
+put_inputs(struct textbuf *t, const struct explain_input *in)
 {
 	const struct policy_result *pr = &in->dn->pr;
 	char d[32];
 
-	put(t, "Of %llu MiB of RAM, application memory is %d%% and mapped memory is %d%%; ",
+	textbuf_put(t, "Of %llu MiB of RAM, application memory is %d%% and mapped memory is %d%%; ",
 	    (unsigned long long)(in->cur->mem_total_kib / 1024), pr->app_centile, pr->mapped_ratio);
 	if (in->cur->swap_total_kib == 0)
-		put(t, "there is no swap; distress is %d.\n", pr->distress);
+		textbuf_put(t, "there is no swap; distress is %d.\n", pr->distress);
 	else
-		put(t, "%d%% of swap is free; distress is %d.\n", pr->swap_centile, pr->distress);
+		textbuf_put(t, "%d%% of swap is free; distress is %d.\n", pr->swap_centile, pr->distress);
 	if (in->interval_us)
-		put(t, "Over %s: %llu file refaults/s, %llu anonymous refaults/s, %llu swap-ins/s, %llu swap-outs/s.\n",
+		textbuf_put(t, "Over %s: %llu file refaults/s, %llu anonymous refaults/s, %llu swap-ins/s, %llu swap-outs/s.\n",
 		    duration(looks_ms(in), d, sizeof(d)), (unsigned long long)pr->file_refault_pps,
 		    (unsigned long long)pr->anon_refault_pps, (unsigned long long)pr->swapin_pps,
 		    (unsigned long long)pr->swapout_pps);
 	switch (in->cfg->policy) {
 	case POLICY_CK:
-		put(t,
+		textbuf_put(t,
 		    "The ck policy (Con Kolivas, 2003) takes the smaller of application memory and free swap "
 		    "(0 without swap): %d.\n",
 		    pr->ck);
 		break;
 	case POLICY_TENDENCY:
-		put(t,
+		textbuf_put(t,
 		    "The tendency policy (Linux 2.6's swap_tendency) adds half the mapped share (%d), the distress "
 		    "(%d) and ck, the smaller of application memory and free swap (%d): %d.\n",
 		    pr->mapped_ratio / 2, pr->distress, pr->ck, pr->swap_tendency);
 		break;
 	default:
-		put(t,
+		textbuf_put(t,
 		    "The adaptive policy learns from poll to poll; one look without history says: %s. "
 		    "The running daemon may hold another value.\n",
 		    pr->reason);
@@ -235,50 +210,50 @@ put_inputs(struct text *t, const struct explain_input *in)
 }
 
 static void
-put_limits(struct text *t, const struct explain_input *in)
+put_limits(struct textbuf *t, const struct explain_input *in)
 {
 	const struct regulator_limits *lim = &in->dn->lim;
 
-	put(t, "Limits: %d to %d; a change smaller than %d is not written", lim->min, lim->max, lim->step);
+	textbuf_put(t, "Limits: %d to %d; a change smaller than %d is not written", lim->min, lim->max, lim->step);
 	if (lim->smoothing_pct > 0)
-		put(t, "; smoothing %d%% (it needs history, which one look does not have)", lim->smoothing_pct);
-	put(t, ".\n");
+		textbuf_put(t, "; smoothing %d%% (it needs history, which one look does not have)", lim->smoothing_pct);
+	textbuf_put(t, ".\n");
 }
 
 static void
-put_config(struct text *t, const struct explain_input *in)
+put_config(struct textbuf *t, const struct explain_input *in)
 {
 	char desc[160];
 
 	config_describe(in->cfg, desc, sizeof(desc));
 	switch (in->config_source) {
 	case EXPLAIN_CONFIG_FILE:
-		put(t, "Configuration: %s (%s).\n", in->config_path, desc);
+		textbuf_put(t, "Configuration: %s (%s).\n", in->config_path, desc);
 		break;
 	case EXPLAIN_CONFIG_ABSENT:
-		put(t, "Configuration: the built-in defaults, as %s does not exist (%s).\n", in->config_path, desc);
+		textbuf_put(t, "Configuration: the built-in defaults, as %s does not exist (%s).\n", in->config_path, desc);
 		break;
 	case EXPLAIN_CONFIG_UNREADABLE:
-		put(t,
+		textbuf_put(t,
 		    "Configuration: the built-in defaults, as this user may not read %s; the daemon, as root, "
 		    "would use it (%s).\n",
 		    in->config_path, desc);
 		break;
 	case EXPLAIN_CONFIG_REFUSED:
-		put(t,
+		textbuf_put(t,
 		    "Configuration: the built-in defaults, as %s is refused (%s; the errors are above): the daemon "
 		    "would not start with it (%s).\n",
 		    in->config_path, strerror(in->config_errno), desc);
 		break;
 	}
 	if (in->cfg->dry_run)
-		put(t, "dry_run = yes: the daemon would only log its decisions.\n");
+		textbuf_put(t, "dry_run = yes: the daemon would only log its decisions.\n");
 }
 
 int
 explain_render(const struct explain_input *in, char *buf, size_t len)
 {
-	struct text t = { .buf = buf, .len = len };
+	struct textbuf t = textbuf_init(buf, len);
 	char d1[32], d2[32];
 
 	if (len == 0)
@@ -294,8 +269,8 @@ explain_render(const struct explain_input *in, char *buf, size_t len)
 	if (in->cur->swap_total_kib != 0)
 		put_limits(&t, in);
 	put_config(&t, in);
-	put(&t,
+	textbuf_put(&t,
 	    "Nothing was written: --explain only reads. The daemon would decide every %s (every %s under pressure).\n",
 	    duration(in->cfg->interval_ms, d1, sizeof(d1)), duration(in->cfg->busy_interval_ms, d2, sizeof(d2)));
-	return t.overflow ? -ENOBUFS : (int)t.used;
+	return textbuf_end(&t);
 }

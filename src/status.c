@@ -8,43 +8,13 @@
 #include <string.h>
 
 #include "parse.h"
+#include "textbuf.h"
 
 #ifndef VERSION
 #define VERSION "0.1.0"
 #endif
 
 #define STATE_VERSION 1
-
-struct out {
-	char *buf;
-	size_t len;
-	size_t used;
-	bool overflow;
-};
-
-static void __attribute__((format(printf, 2, 3)))
-put(struct out *o, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (o->overflow)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(o->buf + o->used, o->len - o->used, fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n >= o->len - o->used) {
-		o->overflow = true;
-		return;
-	}
-	o->used += (size_t)n;
-}
-
-static int
-finish(const struct out *o)
-{
-	return o->overflow ? -ENOBUFS : (int)o->used;
-}
 
 void
 status_add_decision(struct status_snapshot *s, int64_t time_s, int from, int to, const char *reason)
@@ -95,25 +65,25 @@ status_count_pages(struct status_snapshot *s, const struct status_pages *now)
 int
 status_render_state(const struct status_snapshot *s, char *buf, size_t len)
 {
-	struct out o = { buf, len, 0, false };
+	struct textbuf o = textbuf_init(buf, len);
 
-	put(&o, "version=%d\npid=%" PRId64 "\nstarted=%" PRId64 "\n", STATE_VERSION, s->pid, s->started_s);
-	put(&o, "policy=%s\nswappiness=%d\noriginal=%d\ntarget=%d\nmin=%d\nmax=%d\n", s->policy, s->swappiness,
+	textbuf_put(&o, "version=%d\npid=%" PRId64 "\nstarted=%" PRId64 "\n", STATE_VERSION, s->pid, s->started_s);
+	textbuf_put(&o, "policy=%s\nswappiness=%d\noriginal=%d\ntarget=%d\nmin=%d\nmax=%d\n", s->policy, s->swappiness,
 	    s->original, s->target, s->min, s->max);
-	put(&o, "app_centile=%d\nswap_centile=%d\nmapped_ratio=%d\ndistress=%d\nswap_tendency=%d\n", s->app_centile,
+	textbuf_put(&o, "app_centile=%d\nswap_centile=%d\nmapped_ratio=%d\ndistress=%d\nswap_tendency=%d\n", s->app_centile,
 	    s->swap_centile, s->mapped_ratio, s->distress, s->swap_tendency);
-	put(&o, "refault_file_pps=%" PRIu64 "\nrefault_anon_pps=%" PRIu64 "\nswapin_pps=%" PRIu64 "\n",
+	textbuf_put(&o, "refault_file_pps=%" PRIu64 "\nrefault_anon_pps=%" PRIu64 "\nswapin_pps=%" PRIu64 "\n",
 	    s->refault_file_pps, s->refault_anon_pps, s->swapin_pps);
-	put(&o, "dry_run=%d\nyielded=%d\nrestores=%d\nhas_swap=%d\n", s->dry_run, s->yielded, s->restores,
+	textbuf_put(&o, "dry_run=%d\nyielded=%d\nrestores=%d\nhas_swap=%d\n", s->dry_run, s->yielded, s->restores,
 	    s->has_swap);
-	put(&o,
+	textbuf_put(&o,
 	    "writes=%" PRIu64 "\nyields=%" PRIu64 "\nreloads=%" PRIu64 "\nreload_failures=%" PRIu64
 	    "\nerrors=%" PRIu64 "\nlast_decision=%" PRId64 "\n",
 	    s->writes, s->yields, s->reloads, s->reload_failures, s->errors, s->last_decision_s);
 	for (unsigned i = 0; i < s->n_history; i++)
-		put(&o, "decision=%" PRId64 " %d %d %s\n", s->history[i].time_s, s->history[i].from, s->history[i].to,
+		textbuf_put(&o, "decision=%" PRId64 " %d %d %s\n", s->history[i].time_s, s->history[i].from, s->history[i].to,
 		    s->history[i].reason);
-	return finish(&o);
+	return textbuf_end(&o);
 }
 
 /* Parses a decimal into *ret (int64 or uint64 through the long long path). */
@@ -262,153 +232,153 @@ status_parse_state(const char *buf, size_t len, struct status_snapshot *ret)
 }
 
 static void
-put_ago(struct out *o, int64_t now_s, int64_t then_s)
+put_ago(struct textbuf *o, int64_t now_s, int64_t then_s)
 {
 	int64_t ago = now_s > then_s ? now_s - then_s : 0;
 
 	if (ago < 120)
-		put(o, "%" PRId64 " s ago", ago);
+		textbuf_put(o, "%" PRId64 " s ago", ago);
 	else if (ago < 7200)
-		put(o, "%" PRId64 " min ago", ago / 60);
+		textbuf_put(o, "%" PRId64 " min ago", ago / 60);
 	else
-		put(o, "%" PRId64 " h ago", ago / 3600);
+		textbuf_put(o, "%" PRId64 " h ago", ago / 3600);
 }
 
 /* What the exit will do, as owner_exit() decides it. */
 static void
-put_on_exit(struct out *o, const struct status_snapshot *s)
+put_on_exit(struct textbuf *o, const struct status_snapshot *s)
 {
 	if (s->restores)
-		put(o, "  on exit:     restores %d\n", s->original);
+		textbuf_put(o, "  on exit:     restores %d\n", s->original);
 	else if (s->yielded)
-		put(o, "  on exit:     leaves the value someone else set\n");
+		textbuf_put(o, "  on exit:     leaves the value someone else set\n");
 	else if (s->dry_run)
-		put(o, "  on exit:     writes nothing (dry run)\n");
+		textbuf_put(o, "  on exit:     writes nothing (dry run)\n");
 	else
-		put(o, "  on exit:     writes nothing (no original value recorded yet)\n");
+		textbuf_put(o, "  on exit:     writes nothing (no original value recorded yet)\n");
 }
 
 int
 status_render_human(const struct status_snapshot *s, int64_t now_s, char *buf, size_t len)
 {
-	struct out o = { buf, len, 0, false };
+	struct textbuf o = textbuf_init(buf, len);
 
-	put(&o, "autoswappiness (pid %" PRId64 ") running since ", s->pid);
+	textbuf_put(&o, "autoswappiness (pid %" PRId64 ") running since ", s->pid);
 	put_ago(&o, now_s, s->started_s);
-	put(&o, "\n  policy:      %s%s%s\n", s->policy, s->dry_run ? " (dry run: never writes)" : "",
+	textbuf_put(&o, "\n  policy:      %s%s%s\n", s->policy, s->dry_run ? " (dry run: never writes)" : "",
 	    s->yielded ? " (yielded: someone else set the value; reload to resume)" : "");
-	put(&o, "  swappiness:  %d (target %d, limits %d..%d)\n", s->swappiness, s->target, s->min, s->max);
+	textbuf_put(&o, "  swappiness:  %d (target %d, limits %d..%d)\n", s->swappiness, s->target, s->min, s->max);
 	put_on_exit(&o, s);
-	put(&o, "  inputs:      app %d%%, ", s->app_centile);
+	textbuf_put(&o, "  inputs:      app %d%%, ", s->app_centile);
 	if (s->has_swap)
-		put(&o, "swap free %d%%, ", s->swap_centile);
+		textbuf_put(&o, "swap free %d%%, ", s->swap_centile);
 	else
-		put(&o, "no swap, ");
-	put(&o, "mapped %d%%, distress %d, swap_tendency %d\n", s->mapped_ratio, s->distress, s->swap_tendency);
-	put(&o, "  rates:       file refaults %" PRIu64 "/s, anon refaults %" PRIu64 "/s, swap-ins %" PRIu64 "/s\n",
+		textbuf_put(&o, "no swap, ");
+	textbuf_put(&o, "mapped %d%%, distress %d, swap_tendency %d\n", s->mapped_ratio, s->distress, s->swap_tendency);
+	textbuf_put(&o, "  rates:       file refaults %" PRIu64 "/s, anon refaults %" PRIu64 "/s, swap-ins %" PRIu64 "/s\n",
 	    s->refault_file_pps, s->refault_anon_pps, s->swapin_pps);
-	put(&o,
+	textbuf_put(&o,
 	    "  counts:      writes %" PRIu64 ", yields %" PRIu64 ", reloads %" PRIu64 " (%" PRIu64
 	    " failed), errors %" PRIu64 "\n",
 	    s->writes, s->yields, s->reloads, s->reload_failures, s->errors);
 	if (s->n_history == 0)
-		put(&o, "  decisions:   none yet\n");
+		textbuf_put(&o, "  decisions:   none yet\n");
 	else
-		put(&o, "  decisions (newest last):\n");
+		textbuf_put(&o, "  decisions (newest last):\n");
 	for (unsigned i = 0; i < s->n_history; i++) {
-		put(&o, "    ");
+		textbuf_put(&o, "    ");
 		put_ago(&o, now_s, s->history[i].time_s);
-		put(&o, ": %d -> %d, %s\n", s->history[i].from, s->history[i].to, s->history[i].reason);
+		textbuf_put(&o, ": %d -> %d, %s\n", s->history[i].from, s->history[i].to, s->history[i].reason);
 	}
-	return finish(&o);
+	return textbuf_end(&o);
 }
 
 static void
-put_json_string(struct out *o, const char *str)
+put_json_string(struct textbuf *o, const char *str)
 {
-	put(o, "\"");
+	textbuf_put(o, "\"");
 	for (const unsigned char *c = (const unsigned char *)str; *c; c++) {
 		if (*c == '"' || *c == '\\')
-			put(o, "\\%c", *c);
+			textbuf_put(o, "\\%c", *c);
 		else if (*c < 0x20)
-			put(o, "\\u%04x", *c);
+			textbuf_put(o, "\\u%04x", *c);
 		else
-			put(o, "%c", *c);
+			textbuf_put(o, "%c", *c);
 	}
-	put(o, "\"");
+	textbuf_put(o, "\"");
 }
 
 int
 status_render_json(const struct status_snapshot *s, char *buf, size_t len)
 {
-	struct out o = { buf, len, 0, false };
+	struct textbuf o = textbuf_init(buf, len);
 
-	put(&o, "{\"running\":true,\"pid\":%" PRId64 ",\"started\":%" PRId64 ",\"policy\":", s->pid, s->started_s);
+	textbuf_put(&o, "{\"running\":true,\"pid\":%" PRId64 ",\"started\":%" PRId64 ",\"policy\":", s->pid, s->started_s);
 	put_json_string(&o, s->policy);
-	put(&o, ",\"swappiness\":%d,\"original\":%d,\"target\":%d,\"min\":%d,\"max\":%d", s->swappiness, s->original,
+	textbuf_put(&o, ",\"swappiness\":%d,\"original\":%d,\"target\":%d,\"min\":%d,\"max\":%d", s->swappiness, s->original,
 	    s->target, s->min, s->max);
-	put(&o, ",\"app_centile\":%d,\"swap_centile\":%d,\"mapped_ratio\":%d,\"distress\":%d,\"swap_tendency\":%d",
+	textbuf_put(&o, ",\"app_centile\":%d,\"swap_centile\":%d,\"mapped_ratio\":%d,\"distress\":%d,\"swap_tendency\":%d",
 	    s->app_centile, s->swap_centile, s->mapped_ratio, s->distress, s->swap_tendency);
-	put(&o, ",\"refault_file_pps\":%" PRIu64 ",\"refault_anon_pps\":%" PRIu64 ",\"swapin_pps\":%" PRIu64,
+	textbuf_put(&o, ",\"refault_file_pps\":%" PRIu64 ",\"refault_anon_pps\":%" PRIu64 ",\"swapin_pps\":%" PRIu64,
 	    s->refault_file_pps, s->refault_anon_pps, s->swapin_pps);
-	put(&o, ",\"dry_run\":%s,\"yielded\":%s,\"restores\":%s,\"has_swap\":%s", s->dry_run ? "true" : "false",
+	textbuf_put(&o, ",\"dry_run\":%s,\"yielded\":%s,\"restores\":%s,\"has_swap\":%s", s->dry_run ? "true" : "false",
 	    s->yielded ? "true" : "false", s->restores ? "true" : "false", s->has_swap ? "true" : "false");
-	put(&o,
+	textbuf_put(&o,
 	    ",\"writes\":%" PRIu64 ",\"yields\":%" PRIu64 ",\"reloads\":%" PRIu64 ",\"reload_failures\":%" PRIu64
 	    ",\"errors\":%" PRIu64 ",\"last_decision\":%" PRId64 ",\"decisions\":[",
 	    s->writes, s->yields, s->reloads, s->reload_failures, s->errors, s->last_decision_s);
 	for (unsigned i = 0; i < s->n_history; i++) {
-		put(&o, "%s{\"time\":%" PRId64 ",\"from\":%d,\"to\":%d,\"reason\":", i ? "," : "", s->history[i].time_s,
+		textbuf_put(&o, "%s{\"time\":%" PRId64 ",\"from\":%d,\"to\":%d,\"reason\":", i ? "," : "", s->history[i].time_s,
 		    s->history[i].from, s->history[i].to);
 		put_json_string(&o, s->history[i].reason);
-		put(&o, "}");
+		textbuf_put(&o, "}");
 	}
-	put(&o, "]}\n");
-	return finish(&o);
+	textbuf_put(&o, "]}\n");
+	return textbuf_end(&o);
 }
 
 static void
-metric(struct out *o, const char *name, const char *type, const char *help)
+metric(struct textbuf *o, const char *name, const char *type, const char *help)
 {
-	put(o, "# HELP autoswappiness_%s %s\n# TYPE autoswappiness_%s %s\n", name, help, name, type);
+	textbuf_put(o, "# HELP autoswappiness_%s %s\n# TYPE autoswappiness_%s %s\n", name, help, name, type);
 }
 
 /* A ratio 0..1 from a percentage, in base units. */
 static void
-put_ratio(struct out *o, const char *name, int pct)
+put_ratio(struct textbuf *o, const char *name, int pct)
 {
-	put(o, "autoswappiness_%s %d.%02d\n", name, pct / 100, pct % 100);
+	textbuf_put(o, "autoswappiness_%s %d.%02d\n", name, pct / 100, pct % 100);
 }
 
 /* The knob, the limits and who owns it. */
 static void
-metrics_knob(struct out *o, const struct status_snapshot *s)
+metrics_knob(struct textbuf *o, const struct status_snapshot *s)
 {
 	metric(o, "swappiness", "gauge", "Current value of vm.swappiness.");
-	put(o, "autoswappiness_swappiness %d\n", s->swappiness);
+	textbuf_put(o, "autoswappiness_swappiness %d\n", s->swappiness);
 	metric(o, "target", "gauge", "The policy's last target, before the limits.");
-	put(o, "autoswappiness_target %d\n", s->target);
+	textbuf_put(o, "autoswappiness_target %d\n", s->target);
 	/* Only with something to restore: a dry run wrote nothing, a yield leaves
 	 * someone else's value. */
 	if (s->restores) {
 		metric(o, "original_swappiness", "gauge", "The value restored when the daemon stops.");
-		put(o, "autoswappiness_original_swappiness %d\n", s->original);
+		textbuf_put(o, "autoswappiness_original_swappiness %d\n", s->original);
 	}
 	metric(o, "limit_min", "gauge", "Lower limit in effect.");
-	put(o, "autoswappiness_limit_min %d\n", s->min);
+	textbuf_put(o, "autoswappiness_limit_min %d\n", s->min);
 	metric(o, "limit_max", "gauge", "Upper limit in effect (max = auto resolved).");
-	put(o, "autoswappiness_limit_max %d\n", s->max);
+	textbuf_put(o, "autoswappiness_limit_max %d\n", s->max);
 	metric(o, "policy_info", "gauge", "The policy in use, as a label.");
-	put(o, "autoswappiness_policy_info{policy=\"%s\"} 1\n", s->policy);
+	textbuf_put(o, "autoswappiness_policy_info{policy=\"%s\"} 1\n", s->policy);
 	metric(o, "dry_run", "gauge", "1 when the daemon never writes.");
-	put(o, "autoswappiness_dry_run %d\n", s->dry_run);
+	textbuf_put(o, "autoswappiness_dry_run %d\n", s->dry_run);
 	metric(o, "yielded", "gauge", "1 when someone else set vm.swappiness and the daemon keeps its hands off.");
-	put(o, "autoswappiness_yielded %d\n", s->yielded);
+	textbuf_put(o, "autoswappiness_yielded %d\n", s->yielded);
 }
 
 /* The policy's inputs at the last decision. */
 static void
-metrics_inputs(struct out *o, const struct status_snapshot *s)
+metrics_inputs(struct textbuf *o, const struct status_snapshot *s)
 {
 	metric(o, "app_memory_ratio", "gauge", "Share of RAM held by application memory (app_centile / 100).");
 	put_ratio(o, "app_memory_ratio", s->app_centile);
@@ -422,64 +392,64 @@ metrics_inputs(struct out *o, const struct status_snapshot *s)
 	metric(o, "distress_ratio", "gauge", "Reclaim distress (PSI stall share or reclaim inefficiency) / 100.");
 	put_ratio(o, "distress_ratio", s->distress);
 	metric(o, "swap_tendency", "gauge", "Linux 2.6 swap_tendency = mapped_ratio/2 + distress + ck.");
-	put(o, "autoswappiness_swap_tendency %d\n", s->swap_tendency);
+	textbuf_put(o, "autoswappiness_swap_tendency %d\n", s->swap_tendency);
 }
 
 /* The kernel's page counters since the daemon started, for rate(); only those
  * the kernel offers. */
 static void
-metrics_pages(struct out *o, const struct status_pages *p)
+metrics_pages(struct textbuf *o, const struct status_pages *p)
 {
 	if (p->has_refaults) {
 		metric(o, "refault_file_pages_total", "counter", "workingset_refault_file since the daemon started.");
-		put(o, "autoswappiness_refault_file_pages_total %" PRIu64 "\n", p->refault_file);
+		textbuf_put(o, "autoswappiness_refault_file_pages_total %" PRIu64 "\n", p->refault_file);
 		metric(o, "refault_anon_pages_total", "counter", "workingset_refault_anon since the daemon started.");
-		put(o, "autoswappiness_refault_anon_pages_total %" PRIu64 "\n", p->refault_anon);
+		textbuf_put(o, "autoswappiness_refault_anon_pages_total %" PRIu64 "\n", p->refault_anon);
 	}
 	if (p->has_vmstat) {
 		metric(o, "swapin_pages_total", "counter", "pswpin since the daemon started.");
-		put(o, "autoswappiness_swapin_pages_total %" PRIu64 "\n", p->swapin);
+		textbuf_put(o, "autoswappiness_swapin_pages_total %" PRIu64 "\n", p->swapin);
 		metric(o, "scan_pages_total", "counter", "pgscan_kswapd + pgscan_direct since the daemon started.");
-		put(o, "autoswappiness_scan_pages_total %" PRIu64 "\n", p->scan);
+		textbuf_put(o, "autoswappiness_scan_pages_total %" PRIu64 "\n", p->scan);
 	}
 }
 
 /* What the daemon did, and whether it is alive. */
 static void
-metrics_daemon(struct out *o, const struct status_snapshot *s)
+metrics_daemon(struct textbuf *o, const struct status_snapshot *s)
 {
 	metric(o, "writes_total", "counter", "Writes of vm.swappiness.");
-	put(o, "autoswappiness_writes_total %" PRIu64 "\n", s->writes);
+	textbuf_put(o, "autoswappiness_writes_total %" PRIu64 "\n", s->writes);
 	metric(o, "yields_total", "counter", "Times the daemon yielded to someone else's value.");
-	put(o, "autoswappiness_yields_total %" PRIu64 "\n", s->yields);
+	textbuf_put(o, "autoswappiness_yields_total %" PRIu64 "\n", s->yields);
 	metric(o, "reloads_total", "counter", "Configuration reloads that took effect.");
-	put(o, "autoswappiness_reloads_total %" PRIu64 "\n", s->reloads);
+	textbuf_put(o, "autoswappiness_reloads_total %" PRIu64 "\n", s->reloads);
 	metric(o, "reload_failures_total", "counter", "Reloads refused because of a bad configuration.");
-	put(o, "autoswappiness_reload_failures_total %" PRIu64 "\n", s->reload_failures);
+	textbuf_put(o, "autoswappiness_reload_failures_total %" PRIu64 "\n", s->reload_failures);
 	metric(o, "errors_total", "counter", "Errors logged (read or write failures).");
-	put(o, "autoswappiness_errors_total %" PRIu64 "\n", s->errors);
+	textbuf_put(o, "autoswappiness_errors_total %" PRIu64 "\n", s->errors);
 	metric(o, "last_decision_timestamp_seconds", "gauge",
 	       "Unix time of the last decision to change the value (a write, or in a dry run the write it would make).");
-	put(o, "autoswappiness_last_decision_timestamp_seconds %" PRId64 "\n", s->last_decision_s);
+	textbuf_put(o, "autoswappiness_last_decision_timestamp_seconds %" PRId64 "\n", s->last_decision_s);
 	metric(o, "last_poll_timestamp_seconds", "gauge",
 	       "Unix time of the last completed poll (the start time before the first).");
-	put(o, "autoswappiness_last_poll_timestamp_seconds %" PRId64 "\n", s->last_poll_s);
+	textbuf_put(o, "autoswappiness_last_poll_timestamp_seconds %" PRId64 "\n", s->last_poll_s);
 	metric(o, "poll_interval_seconds", "gauge", "The wait until the next poll at the latest.");
-	put(o, "autoswappiness_poll_interval_seconds %u.%03u\n", s->poll_interval_ms / 1000, s->poll_interval_ms % 1000);
+	textbuf_put(o, "autoswappiness_poll_interval_seconds %u.%03u\n", s->poll_interval_ms / 1000, s->poll_interval_ms % 1000);
 	metric(o, "start_time_seconds", "gauge", "Unix time the daemon started.");
-	put(o, "autoswappiness_start_time_seconds %" PRId64 "\n", s->started_s);
+	textbuf_put(o, "autoswappiness_start_time_seconds %" PRId64 "\n", s->started_s);
 	metric(o, "build_info", "gauge", "Always 1, with the daemon's version as a label.");
-	put(o, "autoswappiness_build_info{version=\"%s\"} 1\n", VERSION);
+	textbuf_put(o, "autoswappiness_build_info{version=\"%s\"} 1\n", VERSION);
 }
 
 int
 status_render_metrics(const struct status_snapshot *s, char *buf, size_t len)
 {
-	struct out o = { buf, len, 0, false };
+	struct textbuf o = textbuf_init(buf, len);
 
 	metrics_knob(&o, s);
 	metrics_inputs(&o, s);
 	metrics_pages(&o, &s->pages);
 	metrics_daemon(&o, s);
-	return finish(&o);
+	return textbuf_end(&o);
 }
