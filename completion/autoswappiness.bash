@@ -45,7 +45,7 @@ _autoswappiness()
 	fi
 
 	if [[ $cur == -* ]]; then
-		mapfile -t COMPREPLY < <(compgen -W '-c --config --once --dry-run -n --check-config
+		mapfile -t COMPREPLY < <(compgen -W '-c --config --once --explain --dry-run -n --check-config
 			--foreground -v --verbose --version -h --help --status' -- "$cur")
 	elif ((COMP_CWORD == 1)); then
 		mapfile -t COMPREPLY < <(compgen -W 'status' -- "$cur")

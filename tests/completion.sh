@@ -62,7 +62,7 @@ expect "status" autoswappiness ""
 expect "status" autoswappiness st
 expect "--check-config --config" autoswappiness --c
 expect "--dry-run" autoswappiness --once --d
-expect "-c -h -n -v --check-config --config --dry-run --foreground --help --once --status --verbose --version" \
+expect "-c -h -n -v --check-config --config --dry-run --explain --foreground --help --once --status --verbose --version" \
 	autoswappiness -
 expect "" autoswappiness --once ""
 expect "--json" autoswappiness status ""
