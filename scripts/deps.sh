@@ -23,10 +23,11 @@ BUILD_PACKAGES="make gcc libc6-dev pkg-config libproc2-dev libinih-dev libsystem
 # on synthetic results), and for the VM test qemu and debootstrap with the archive
 # keyring and gpgv, so that it checks what it downloads, and e2fsprogs (the image); the
 # Debian package (make deb, which check-deb and the VM test install) needs debhelper,
-# dpkg-dev, fakeroot and lintian, and git to export the tree.
+# dpkg-dev, fakeroot and lintian, git to export the tree, and build-essential, which
+# dpkg-buildpackage requires (dpkg-checkbuilddeps refuses to build without it).
 TEST_PACKAGES="libcmocka-dev mandoc systemd procps strace util-linux mount python3 python3-prometheus-client
 valgrind clang libclang-rt-dev gnuplot-nox qemu-system-x86 qemu-utils debootstrap debian-archive-keyring gpgv
-e2fsprogs debhelper dpkg-dev fakeroot lintian git"
+e2fsprogs debhelper dpkg-dev fakeroot lintian git build-essential"
 # bench: the guest (qemu, debootstrap, keyring, gpgv, e2fsprogs for its image and
 # data disk), procps (pkill), util-linux (flock), python3 and gnuplot (bench/report.py).
 BENCH_PACKAGES="procps util-linux mount python3 gnuplot-nox qemu-system-x86 qemu-utils debootstrap
