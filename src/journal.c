@@ -234,15 +234,25 @@ send_native(const struct record *rec)
 
 static void logv(int priority, const char *msgid, const char *fmt, va_list ap) __attribute__((format(printf, 3, 0)));
 
+static void record_start(struct record *rec, const char *msgid, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
+
+/* Every record begins so: its MESSAGE=, then its MESSAGE_ID= when it has one. */
+static void
+record_start(struct record *rec, const char *msgid, const char *fmt, va_list ap)
+{
+	rec->n = 0;
+	add_message(rec, fmt, ap);
+	if (msgid)
+		add(rec, "MESSAGE_ID=%s", msgid);
+}
+
 static void
 logv(int priority, const char *msgid, const char *fmt, va_list ap)
 {
 	struct record rec;
 
-	rec.n = 0;
-	add_message(&rec, fmt, ap);
-	if (msgid)
-		add(&rec, "MESSAGE_ID=%s", msgid);
+	record_start(&rec, msgid, fmt, ap);
 	emit(priority, &rec, 1);
 }
 
@@ -276,12 +286,9 @@ journal_other(int priority, const char *msgid, const struct journal_other *o, co
 	struct record rec;
 	va_list ap;
 
-	rec.n = 0;
 	va_start(ap, fmt);
-	add_message(&rec, fmt, ap);
+	record_start(&rec, msgid, fmt, ap);
 	va_end(ap);
-	if (msgid)
-		add(&rec, "MESSAGE_ID=%s", msgid);
 	if (o) {
 		add(&rec, "OTHER_SOURCE=%s", o->source);
 		add(&rec, "OTHER_FILE=%s", o->file);
@@ -298,11 +305,9 @@ journal_decision(int priority, const char *msgid, const struct journal_decision 
 	struct record rec;
 	va_list ap;
 
-	rec.n = 0;
 	va_start(ap, fmt);
-	add_message(&rec, fmt, ap);
+	record_start(&rec, msgid, fmt, ap);
 	va_end(ap);
-	add(&rec, "MESSAGE_ID=%s", msgid);
 	add(&rec, "SWAPPINESS=%d", d->swappiness);
 	add(&rec, "PREVIOUS=%d", d->previous);
 	add(&rec, "POLICY=%s", d->policy);
