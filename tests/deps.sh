@@ -9,7 +9,7 @@
 #   - an unknown group, or --list without one, fails with the usage message;
 #   - the README's two commands are `./scripts/deps.sh && make run` and
 #     `./scripts/deps.sh test && make check`, and .ci/run runs exactly the second.
-# DEPS and MAKEFILE name other files, to show that each check can fail.
+# DEPS, MAKEFILE, README and CI_RUN name other files, to show that each check can fail.
 set -euo pipefail
 export LC_ALL=C
 
@@ -17,7 +17,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 DEPS=$(realpath -m -- "${DEPS:-$root/scripts/deps.sh}")
 MAKEFILE=$(realpath -m -- "${MAKEFILE:-$root/Makefile}")
 README=$(realpath -m -- "${README:-$root/README.md}")
-CI=$(realpath -m -- "${CI:-$root/.ci/run}")
+CI_RUN=$(realpath -m -- "${CI_RUN:-$root/.ci/run}")
 cd "$root"
 
 passed=0
@@ -95,7 +95,7 @@ if [[ $run_cmd == "./scripts/deps.sh && make run" && $check_cmd == "./scripts/de
 else
 	not_ok "the README's commands" "run: '$run_cmd'; check: '$check_cmd'"
 fi
-ci_cmd=$(grep -v '^#\|^set \|^cd \|^$' "$CI")
+ci_cmd=$(grep -v '^#\|^set \|^cd \|^$' "$CI_RUN")
 if [[ -n $check_cmd && $ci_cmd == "$check_cmd" ]]; then
 	ok ".ci/run runs exactly the README's test command"
 else
