@@ -45,6 +45,7 @@
 #     RESP_CROWD=300 RESP_CROWD_KIB=256 RESP_PROBE_KIB=1024 RESP_PROBE_MS=5
 #     RESP_DIRTIER_PCT=80 RESP_WINDOW_S=20 (the probe and the dirtier run for a fixed window)
 #     PHASED_IDLE_PCT=60 PHASED_ROUNDS=3 PHASED_ACTIVE_PCT=60 PHASED_ACTIVE_S=10
+#     PHASED_P1_CAP_S=40 (phase 1 stops there: a lower bound, and phase 2 is still measured)
 #     BENCH_TREE_MB (read tree, default 120% of BENCH_MEM_MB), BENCH_HOT_MB (45%), BENCH_COLD_MB (80%)
 #   cost test: BENCH_COST_MEM_MB=1024 COST_CROWDS="100 2000" COST_SECONDS=10 COST_INTERVAL_MS=100
 #              (COST_CROWDS= empty: no cost test); disk swap only
@@ -65,6 +66,11 @@
 #                          configurations (checked); runs already in BENCH_RAW/runs.csv are
 #                          skipped, boots with nothing left to do are not made. Commit
 #                          bench/results before a session ends to resume in the next one.
+#   BENCH_REDO="SWAP/WORKLOAD ..."  with BENCH_RESUME=1: drop these workloads' recorded runs
+#                          and measure them again (after a change to their script or sizes);
+#                          the rest of the run is kept if it was measured with the same guest,
+#                          disk, limits and sizes (checked). host-info.txt and RESULTS.md say
+#                          what was redone, when, at which commit.
 set -euo pipefail
 # The whole script is one { } block: bash reads it completely before running any of it, so
 # editing this file during a run of hours (a checkout, a colleague) cannot derail the run.
@@ -301,6 +307,7 @@ env_common() {
 		PHASED_ROUNDS=${PHASED_ROUNDS:-3}
 		PHASED_ACTIVE_PCT=${PHASED_ACTIVE_PCT:-60}
 		PHASED_ACTIVE_S=${PHASED_ACTIVE_S:-10}
+		PHASED_P1_CAP_S=${PHASED_P1_CAP_S:-40}
 		BENCH_TREE_MB=$tree_mb
 		BENCH_COLD_MB=$cold_mb
 		COST_CROWDS="$cost_crowds"
@@ -317,7 +324,7 @@ measure_fingerprint() {
 		sha256sum | cut -c1-16
 }
 
-write_host_info() {
+host_info_lines() {
 	{
 		echo "started=$started"
 		echo "measure_fingerprint=$(measure_fingerprint)"
@@ -328,7 +335,7 @@ write_host_info() {
 		echo "swap_modes=$swap_modes"
 		echo "shipped_policy=$shipped_policy"
 		echo "policies_skipped=${skipped# }"
-		echo "workloads=$workloads"
+		echo "workloads=$all_workloads"
 		echo "boots_done=${boots_done# }"
 		echo "reps=$reps"
 		echo "warmup=$warmup"
@@ -356,8 +363,10 @@ write_host_info() {
 		echo "commit=$commit (at the start; the work tree may hold uncommitted changes)"
 		echo "sessions=${sessions# }"
 		echo "failed=${failed# }"
-	} >"$raw/host-info.txt"
+		echo "redone=${redone# }"
+	}
 }
+write_host_info() { host_info_lines >"$raw/host-info.txt"; }
 
 # The runs still to do in one boot: the schedule's runs minus those in $raw/runs.csv.
 done_keys() { # SWAP WORKLOAD: "swap,workload,setting,rep" of each run already recorded
@@ -367,18 +376,75 @@ done_keys() { # SWAP WORKLOAD: "swap,workload,setting,rep" of each run already r
 			print $c["swap"] "," $c["workload"] "," $c["setting"] "," $c["rep"] }' "$raw/runs.csv" | sort -u
 }
 
+# BENCH_REDO="SWAP/WORKLOAD ...": with BENCH_RESUME=1, measure these again from scratch (every
+# setting, every repetition) and keep the rest of the run. For a workload whose script
+# changed: its old rows go, so that no table mixes the two. Everything the other workloads
+# depend on must be as before (checked below); the redone ones are named in host-info.txt.
+redo=${BENCH_REDO:-}
+[[ -z $redo || $resume == 1 ]] || die "BENCH_REDO needs BENCH_RESUME=1 (it redoes part of a recorded run)"
+redo_drop() {
+	local item sw wl k v p same=1
+	for item in $redo; do
+		sw=${item%%/*} wl=${item#*/}
+		[[ $item == */* && " $swap_modes " == *" $sw "* && " $workloads " == *" $wl "* ]] ||
+			die "BENCH_REDO: '$item' is not SWAP/WORKLOAD of this run (swap modes: $swap_modes; BENCH_WORKLOADS: $workloads)"
+	done
+	# What the other workloads were measured with: the guest, disk, limits, and their sizes.
+	while IFS='=' read -r k v; do
+		[[ $k =~ ^(vm_mem_mb|vm_swap_mb|zram_mb|vm_cpus|disk_mbps|sample_ms|run_timeout_s|data_(tree|hot|cold)_mb|size_.*)$ ]] ||
+			continue
+		! redone_size "$k" || continue
+		p=$(prev "$k")
+		[[ $p == "$v" ]] || { same=0; say "BENCH_REDO: $k was '$p' in the recorded run, now '$v'"; }
+	done < <(host_info_lines)
+	[[ $same == 1 ]] || die "BENCH_REDO: the rest of the run was measured with other sizes, guest, disk or limits"
+	for item in $redo; do
+		sw=${item%%/*} wl=${item#*/}
+		for f in runs metrics; do
+			[[ -s $raw/$f.csv ]] || continue
+			awk -F, -v s="$sw" -v w="$wl" 'NR == 1 || !($1 == s && $2 == w)' "$raw/$f.csv" >"$raw/$f.csv.new" &&
+				mv -- "$raw/$f.csv.new" "$raw/$f.csv" || die "cannot rewrite $raw/$f.csv"
+		done
+		for k in $settings; do
+			rm -f -- "$raw/ts/$sw-$wl-$k"-*.csv "$raw/logs/$sw-$wl-$k"-*.log "$raw/logs/$sw-$wl-$k"-*.journal
+		done
+		rm -f -- "$raw/guest-info-workload-$sw-$wl.txt"
+		rm -rf -- "$out/share-$wl-$sw"
+		redone+=" $item@$(date -u +%FT%TZ):$commit"
+		say "BENCH_REDO: $item: its recorded runs are dropped; measuring it again"
+	done
+}
+# Whether host-info key $1 is a size of a workload being redone (it may have changed).
+redone_size() {
+	local item p
+	for item in $redo; do
+		case ${item#*/} in
+		phased) p=PHASED ;; responsiveness) p=RESP ;; compile | compile-stream) p=COMPILE ;; dirtier) p=DIRTIER ;;
+		*) p=NONE ;;
+		esac
+		[[ $1 != size_${p}_* ]] || return 0
+	done
+	return 1
+}
+
 failed=""
 host_load=""
 boots_done=""
 complete=no
+redone=""
+all_workloads=$workloads
 sessions="$started:$commit"
 if [[ $resume == 1 && -f $raw/host-info.txt ]]; then
 	# Go on with a run: the same settings, sizes and configurations (checked), its results kept.
 	prev() { sed -n "s/^$1=//p" "$raw/host-info.txt"; }
 	[[ $(prev settings) == "$settings" && $(prev reps) == "$reps" && $(prev swap_modes) == "$swap_modes" ]] ||
 		die "BENCH_RESUME=1: $raw holds a run with settings '$(prev settings)', reps $(prev reps), swap '$(prev swap_modes)'"
-	[[ -z $(prev measure_fingerprint) || $(prev measure_fingerprint) == "$(measure_fingerprint)" ]] ||
-		die "BENCH_RESUME=1: $raw holds a run with other sizes, guest, disk or limits (see its host-info.txt)"
+	if [[ -n $redo ]]; then
+		redo_drop
+	else
+		[[ -z $(prev measure_fingerprint) || $(prev measure_fingerprint) == "$(measure_fingerprint)" ]] ||
+			die "BENCH_RESUME=1: $raw holds a run with other sizes, guest, disk or limits (see its host-info.txt)"
+	fi
 	for f in "$staged"/configs/*.conf; do
 		cmp -s -- "$f" "$raw/configs/$(basename -- "$f")" ||
 			die "BENCH_RESUME=1: $f differs from the configuration the run started with ($raw/configs)"
@@ -387,6 +453,12 @@ if [[ $resume == 1 && -f $raw/host-info.txt ]]; then
 	sessions="$(prev sessions) $sessions"
 	host_load=" $(prev host_load)"
 	boots_done=" $(prev boots_done)"
+	redone=" $(prev redone)"
+	# The run's workloads are those it had and those added now, in the order of the first.
+	all_workloads=$(prev workloads)
+	for wl in $workloads; do
+		[[ " $all_workloads " == *" $wl "* ]] || all_workloads+=" $wl"
+	done
 	t_start=$((SECONDS - $(prev runtime_s)))
 	# What guests of an interrupted session left in their shares, if this is the same machine.
 	for s in "$out"/share-*; do

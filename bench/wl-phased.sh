@@ -2,7 +2,10 @@
 # Workload 5: two phases that want opposite swappiness.
 #  phase 1: PHASED_IDLE_MIB of idle anonymous memory, and the hot file set (BENCH_DATA/hot)
 #           read PHASED_ROUNDS times: a high swappiness swaps the idle memory out and keeps
-#           the files cached; a low one re-reads the files from disk every round.
+#           the files cached; a low one re-reads the files from disk every round. The rounds
+#           stop at PHASED_P1_CAP_S seconds (phase1_capped=1: phase1_s is then a lower bound),
+#           so that phase 2 is measured whatever phase 1 does: on disk swap, static 60 once sat
+#           in round 2 until the run's time limit and took its phase 2 with it.
 #  phase 2: PHASED_ACTIVE_MIB of anonymous memory at work (anon ... work: it writes every
 #           page, pass after pass, until it has spent PHASED_ACTIVE_S seconds of CPU time in
 #           user mode: a fixed amount of work) while the cold file (BENCH_DATA/cold) is
@@ -12,7 +15,8 @@
 # RESULT, per phase N, totals over the phase (not rates: a rate falls when progress slows):
 #   phaseN_pswpin, _pswpout, _refault_anon, _refault_file, _pgmajfault (/proc/vmstat deltas),
 #   phaseN_psi_some_us, _psi_full_us (/proc/pressure/memory total deltas, microseconds);
-#   phase1_s (all rounds), phase1_round_median_s;
+#   phase1_s (all rounds), phase1_round_median_s (of the rounds that finished),
+#   phase1_capped (1: stopped at PHASED_P1_CAP_S, a lower bound), phase1_rounds (finished);
 #   phase2_work_s (wall time of the fixed work), and what pressure cost it on top:
 #   phase2_sys_s (the kernel's time for it), phase2_runq_s (waiting for a CPU),
 #   phase2_blocked_s (could not run at all); phase2_user_s, phase2_majflt, phase2_minflt
@@ -42,25 +46,40 @@ totals() { # PHASE "COUNTERS AT START" "COUNTERS AT END"
 }
 
 coproc IDLE { exec "$BENCH_BIN/anon" "$PHASED_IDLE_MIB" idle; }
+# Bash unsets IDLE_PID once it reaps the coprocess, and may do so when it reports another
+# job's death (a capped round): keep the pid.
+idle_pid=$IDLE_PID
 read -r line <&"${IDLE[0]}"
 echo "$line"
 c1=$(counters)
 p1=$(now)
 rounds=""
+capped=0
 for ((r = 1; r <= PHASED_ROUNDS; r++)); do
 	s=$(now)
-	cat "$BENCH_DATA"/hot/* >/dev/null
+	left=$(awk -v p="$p1" -v s="$s" -v c="$PHASED_P1_CAP_S" 'BEGIN { l = p + c - s; printf "%.2f", (l > 0.01 ? l : 0.01) }')
+	rc=0
+	timeout -s KILL "$left" cat "$BENCH_DATA"/hot/* >/dev/null || rc=$?
 	e=$(now)
+	if ((rc == 137)); then
+		capped=1
+		echo "round $r: stopped at the phase-1 cap of $PHASED_P1_CAP_S s"
+		break
+	fi
+	((rc == 0)) || { echo "round $r: cat failed (exit $rc)" >&2; exit 1; }
 	rounds+=" $(awk -v s="$s" -v e="$e" 'BEGIN { printf "%.3f", e - s }')"
 	echo "round $r: ${rounds##* } s"
 done
 p1e=$(now)
 c1e=$(counters)
-kill -TERM "$IDLE_PID"
-wait "$IDLE_PID" || true
+kill -TERM "$idle_pid" 2>/dev/null || true
+wait "$idle_pid" 2>/dev/null || true
 echo "MARK phase1 $p1 $p1e"
-median=$(tr ' ' '\n' <<<"$rounds" | grep . | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
-awk -v s="$p1" -v e="$p1e" -v m="$median" 'BEGIN { printf "RESULT phase1_s=%.2f phase1_round_median_s=%s\n", e - s, m }'
+median=$(tr ' ' '\n' <<<"$rounds" | { grep . || true; } | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+# No median when no round finished: the figure is left out, not made up.
+awk -v s="$p1" -v e="$p1e" -v m="$median" -v c="$capped" -v n="$(wc -w <<<"$rounds")" \
+	'BEGIN { printf "RESULT phase1_s=%.2f%s phase1_capped=%d phase1_rounds=%d\n", e - s,
+	         m == "" ? "" : " phase1_round_median_s=" m, c, n }'
 totals phase1 "$c1" "$c1e"
 
 c2=$(counters)

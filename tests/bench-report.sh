@@ -92,6 +92,8 @@ check "the timed-out runs are listed as problems" \
 	grep -q '^- disk compile-stream static 0 rep 3: rc 143, rc=143; killed at the time limit after 183 s' "$R"
 check "phase 2 work stopped at the wall-time cap counts as a lower bound" \
 	grep -q '^| static 200 | 3 (3 stopped at the wall-time cap: at least) | 30 |' "$R"
+check "phase 1 stopped at its cap counts as a lower bound" \
+	grep -q '^| static 0 | 3 (3 stopped at the wall-time cap: at least) | 80 |' "$R"
 check "a warm-up and a second record of a run are left out" bash -c "! grep -q '99999\|77777' '$R'"
 check "the steadiest counter stands beside the headline metric, with its noise" \
 	grep -q 'beside it the steadiest counter, \*\*pswpin\*\* (pages, median CV 0.02 against 0.02 for the metric)' "$R"

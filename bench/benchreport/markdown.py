@@ -24,6 +24,9 @@ def header(data):
                    "BENCH_RESUME=1 goes on with it.**\n")
     if h.get("failed"):
         out.append(f"**Boots that failed: {h['failed']}** (their runs so far are included).\n")
+    if h.get("redone"):
+        out.append(f"Measured again from scratch (BENCH_REDO, every setting and repetition; workload@when:commit): "
+                   f"{h['redone']}. The rest is from the run as it started.\n")
     if len(h.get("sessions", "").split()) > 1:
         out.append(f"The run was resumed (BENCH_RESUME=1): sessions (start:commit) {h['sessions']}; "
                    f"{int(float(h.get('runtime_s', 0)) // 60)} min of running in all.\n")

@@ -41,6 +41,7 @@ PHASES = ("phase1_s", "phase2_work_s")
 UNTIL_TIMEOUT = {"probe_p99_ms", "probe_p50_ms", "probe_max_ms", "probe_n"}
 # Metrics whose run may stop short (a flag metric of 1): then its value is a lower bound.
 CAPPED = {m: "phase2_capped" for m in ("phase2_work_s", "phase2_sys_s", "phase2_blocked_s", "phase2_majflt")}
+CAPPED["phase1_s"] = "phase1_capped"
 TITLES = {
     "dirtier": "1. dirtier (seed 003, Arcangeli)",
     "compile": "2. compile under pressure (seeds 000, 004)",

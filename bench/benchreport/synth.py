@@ -28,6 +28,7 @@ def base(winner):
                    "phase2_blocked_s": {s: 0.001 if s != "200" else 20 for s in S},
                    "phase2_sys_s": {s: 0.2 if s != "200" else 5 for s in S},
                    "phase2_capped": {s: 1 if s == "200" else 0 for s in S},
+                   "phase1_capped": {s: 1 if s == "0" else 0 for s in S},
                    "phase2_majflt": {s: 2 if s != "200" else 9000 for s in S},
                    "phase2_stream_mbps": {s: 45 for s in S},
                    "phase1_refault_file": {s: 1000 for s in S}, "phase2_pswpin": {s: 10 if s != "200" else 9000 for s in S},
