@@ -94,6 +94,9 @@ check "phase 2 work stopped at the wall-time cap counts as a lower bound" \
 	grep -q '^| static 200 | 3 (3 stopped at the wall-time cap: at least) | 30 |' "$R"
 check "phase 1 stopped at its cap counts as a lower bound" \
 	grep -q '^| static 0 | 3 (3 stopped at the wall-time cap: at least) | 80 |' "$R"
+check "the daemon's writes per minute stand beside its counters (3, 4 and 5 writes in runs of 30 s)" \
+	grep -q '^| daemon ck | .* | 30 (0.00) | 8 (0.25) |$' "$R"
+check "a static value has no writes per minute" grep -q '^| static 60 | .* | 30 (0.00) | - |$' "$R"
 check "a warm-up and a second record of a run are left out" bash -c "! grep -q '99999\|77777' '$R'"
 check "the steadiest counter stands beside the headline metric, with its noise" \
 	grep -q 'beside it the steadiest counter, \*\*pswpin\*\* (pages, median CV 0.02 against 0.02 for the metric)' "$R"

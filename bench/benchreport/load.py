@@ -127,6 +127,15 @@ class Data:
         return {r["rep"]: float(r[col]) for r in self.runs_of(swap, wl, setting)
                 if r["rc"] == "0" and fnum(r.get(col)) is not None}
 
+    def writes_per_min(self, swap, wl, setting):
+        """The daemon's writes per minute of each run that exited 0 (none for a static value)."""
+        out = []
+        for r in self.runs_of(swap, wl, setting):
+            w, t = fnum(r.get("daemon_writes")), fnum(r.get("wall_s"))
+            if r["rc"] == "0" and w is not None and t:
+                out.append(w * 60 / t)
+        return out
+
     def reps_of(self, swap, wl, setting):
         return [r["rep"] for r in self.runs_of(swap, wl, setting)]
 

@@ -234,14 +234,17 @@ def metric_table(data, res, swap, wl, t):
 def counters_table(data, res, swap, wl):
     cols = model.RUN_COUNTERS + [model.Counter("wall_s", "wall", 1, "s")]
     out = ["Kernel counters per run: medians over the repetitions, (CV); PSI memory stall totals in seconds, swap-ins, "
-           "swap-outs and refaults in pages, wall time of the whole run.\n",
-           "| setting | " + " | ".join(f"{c.label}" + (" s" if c.unit == "s" else "") for c in cols) + " |",
-           "| --- |" + " --- |" * len(cols)]
+           "swap-outs and refaults in pages, wall time of the whole run; and the daemon's writes of vm.swappiness per "
+           "minute of the run (issue 13: never oscillate).\n",
+           "| setting | " + " | ".join(f"{c.label}" + (" s" if c.unit == "s" else "") for c in cols) + " | writes/min |",
+           "| --- |" + " --- |" * (len(cols) + 1)]
     for s in data.settings:
         cells = []
         for c in cols:
             st = res.counters.get((swap, wl, s, c.name)) or stats.Stat(data.counter_values(swap, wl, s, c.name))
             cells.append(f"{fmt(st.med / c.div)} ({fmt_cv(st.cv)})" if st.n else "n/a")
+        st = stats.Stat(data.writes_per_min(swap, wl, s))
+        cells.append(f"{fmt(st.med)} ({fmt_cv(st.cv)})" if st.n else "-")
         out.append(f"| {model.label(s)} | " + " | ".join(cells) + " |")
     return out + [""]
 

@@ -57,7 +57,8 @@ def _run_row(swap, wl, s, r, f, seq, build_none):
     noisy = {1: 0.9, 2: 1.0, 3: 1.1}[r]
     # pswpin is the steadiest counter (CV 0.02), the others noisier (0.1).
     return (f"{swap},{wl},{s},{conf},{r},{seq},0,{seq * 40},{seq * 40 + 30},30,0,{100 * f:.0f},{200 * noisy:.0f},"
-            f"{100 * noisy:.0f},{1000 * noisy:.0f},{50 * noisy:.0f},{1000000 * noisy:.0f},{500000 * noisy:.0f},60,3,,,,")
+            f"{100 * noisy:.0f},{1000 * noisy:.0f},{50 * noisy:.0f},{1000000 * noisy:.0f},{500000 * noisy:.0f},60,"
+            f"{'' if s.isdigit() else r + 2},,,,")
 
 
 def generate(d, winner, quick):
