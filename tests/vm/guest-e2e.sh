@@ -306,6 +306,11 @@ sed -i 's/^max = 30$/#max = auto/' $CONF
 # ck: its value falls as applications fill RAM, so every spike shows as new values.
 # tendency may sit at max through a whole spike (distress added to it), with nothing to see.
 printf '[policy]\nname = ck\n' >/etc/autoswappiness.conf.d/50-ck.conf
+# With -v the daemon logs every poll, not only its writes: steps 9 and 10 count and time
+# its polls from the journal (a thrash may leave the value alone for a minute).
+mkdir -p /run/systemd/system/$UNIT.service.d
+printf '[Service]\nExecStart=\nExecStart=/usr/sbin/autoswappiness -v\n' >/run/systemd/system/$UNIT.service.d/50-verbose.conf
+systemctl daemon-reload
 systemctl start $UNIT
 wait_for 30 active
 pid=$(main_pid)
@@ -331,7 +336,7 @@ check "no restart during the thrash" test "$(systemctl show -p NRestarts --value
 check "same daemon all along" test "$(main_pid)" = "$pid"
 check "VmSwap of the daemon stayed 0" test "$swap_max" = 0
 check "RSS stayed under 4 MiB ($rss_max kB)" test "$rss_max" -lt 4096
-check "decisions kept coming ($decisions)" test "$decisions" -ge 2
+check "decisions kept coming: $decisions polls in the 60 s (at least 5)" test "$decisions" -ge 5
 
 step "10. reaction to a pressure spike, and idle wake-ups"
 sleep 10 # let it calm down
@@ -341,14 +346,8 @@ sleep 30
 w1=$(awk '/^voluntary_ctxt_switches:/ {print $2}' /proc/$pid/status)
 echo "idle wake-ups: $(((w1 - w0) * 2)) per minute"
 check "idle wake-ups stay below the busy pace ($(((w1 - w0) * 2))/min)" test $(((w1 - w0) * 2)) -le 120
-# The spike is timed against the journal too: with -v the daemon logs every poll
-# (issue 13 item 3: react within 1 s of the start of a stall).
-mkdir -p /run/systemd/system/$UNIT.service.d
-printf '[Service]\nExecStart=\nExecStart=/usr/sbin/autoswappiness -v\n' >/run/systemd/system/$UNIT.service.d/50-verbose.conf
-systemctl daemon-reload
-systemctl restart $UNIT
-wait_for 30 active
-sleep 10 # calm again, after the restart's first polls
+# The spike is timed against the journal too (issue 13 item 3: react within 1 s of
+# the start of a stall).
 v0=$(knob)
 # Two clocks: from the start of the spike (the allocation itself takes part of
 # it), and from the moment tasks first stall on memory (10 ms of PSI "some"
