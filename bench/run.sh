@@ -439,6 +439,7 @@ if [[ $resume == 1 && -f $raw/host-info.txt ]]; then
 	prev() { sed -n "s/^$1=//p" "$raw/host-info.txt"; }
 	[[ $(prev settings) == "$settings" && $(prev reps) == "$reps" && $(prev swap_modes) == "$swap_modes" ]] ||
 		die "BENCH_RESUME=1: $raw holds a run with settings '$(prev settings)', reps $(prev reps), swap '$(prev swap_modes)'"
+	redone=" $(prev redone)"
 	if [[ -n $redo ]]; then
 		redo_drop
 	else
@@ -453,7 +454,6 @@ if [[ $resume == 1 && -f $raw/host-info.txt ]]; then
 	sessions="$(prev sessions) $sessions"
 	host_load=" $(prev host_load)"
 	boots_done=" $(prev boots_done)"
-	redone=" $(prev redone)"
 	# The run's workloads are those it had and those added now, in the order of the first.
 	all_workloads=$(prev workloads)
 	for wl in $workloads; do

@@ -137,6 +137,9 @@ readme "$tmp/c"
 python3 "$root/bench/report.py" "$tmp/c/raw" "$tmp/c/bench" >"$tmp/c/out" 2>&1 || { cat "$tmp/c/out"; exit 1; }
 check "with better numbers for ck the default is ck" test "$(cat "$tmp/c/bench/results/default-policy.txt")" = ck
 check "a quick run says it is not a result" grep -q 'BENCH_QUICK=1 try-out run' "$tmp/c/bench/RESULTS.md"
+check "the README headline and RESULTS.md say which workload was measured again, and when" \
+	bash -c "grep -q '^From \`make bench\` of 2026-11-30; phased on disk swap measured again on 2026-12-02 (' '$tmp/a/README.md' &&
+		grep -q '^Measured again from scratch (BENCH_REDO.*disk/phased@2026-12-02T03:46:24Z:abc1234' '$R'"
 check "a quick run leaves the README headline alone" grep -q 'OLD HEADLINE' "$tmp/c/README.md"
 
 # --- no runs: an error, not an empty report -----------------------------------

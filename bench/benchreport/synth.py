@@ -96,7 +96,8 @@ def generate(d, winner, quick):
     with open(os.path.join(d, "host-info.txt"), "w") as f:
         f.write(f"settings={' '.join(SETTINGS)}\nswap_modes={' '.join(SWAPS)}\nshipped_policy=tendency\n"
                 "workloads=phased responsiveness compile-stream dirtier\nreps=3\n"
-                f"quick={quick}\ncomplete=yes\nstarted=2026-11-30T00:00:00Z\nruntime_s=5400\nrun_timeout_s=180\n")
+                f"quick={quick}\ncomplete=yes\nstarted=2026-11-30T00:00:00Z\nruntime_s=5400\nrun_timeout_s=180\n"
+                "redone=disk/phased@2026-12-02T03:46:24Z:abc1234\n")
 
 
 if __name__ == "__main__":
