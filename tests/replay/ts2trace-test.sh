@@ -69,6 +69,27 @@ if python3 "$CONV" "$r" compile 60 >/dev/null 2>"$tmp/err"; then rc=0; else rc=$
 check "an unknown run is an error" test "$rc" = 1
 check "  naming it" grep -q "no run compile,60,1" "$tmp/err"
 
+# A run with swap modes: runs.csv has a swap column, files are SWAP-WORKLOAD-SETTING-REP.
+z=$tmp/zresults
+mkdir -p "$z/ts" "$z/logs"
+cat >"$z/runs.csv" <<EOF
+swap,workload,setting,daemon_config,rep,seq,warmup,t0,t1,wall_s,rc
+disk,dirtier,200,,1,1,0,202.00,206.00,4.00,0
+zram,dirtier,200,,1,1,0,302.00,306.00,4.00,0
+EOF
+series 300 8 200 >"$z/ts/zram-dirtier-200-1.csv"
+printf 'pass 1: 2.500 s\npass 2: 1.200 s\n' >"$z/logs/zram-dirtier-200-1.log"
+printf 'guest_swap=zram0 1024 MB\n' >"$z/guest-info-workload-zram-dirtier.txt"
+python3 "$CONV" "$z" zram/dirtier 200 >"$tmp/z.csv" 2>"$tmp/err"
+check "zram/dirtier: the zram run's series, phases from its own t1" test "$(phases "$tmp/z.csv")" = \
+	"pre pre setup pass1 pass1 pass2 pass2 post "
+check "  says the swap mode and its run" grep -q '^# replay trace: dirtier at static vm.swappiness 200 on zram swap (run zram-dirtier-200-1)' "$tmp/z.csv"
+check "  with the zram run's guest info" grep -q '^# guest_swap=zram0 1024 MB' "$tmp/z.csv"
+if python3 "$CONV" "$z" disk/dirtier 200 >/dev/null 2>"$tmp/err"; then rc=0; else rc=$?; fi
+check "a swap mode without its series is an error" test "$rc" = 1
+if python3 "$CONV" "$z" swap/dirtier 200 >/dev/null 2>"$tmp/err"; then rc=0; else rc=$?; fi
+check "an unknown swap mode is an error" bash -c "test $rc = 1 && grep -q \"'swap': the swap mode is disk or zram\" '$tmp/err'"
+
 cut -d, -f1-16 "$r/ts/compile-100-1.csv" >"$tmp/old.csv" && mv "$tmp/old.csv" "$r/ts/compile-100-1.csv"
 if python3 "$CONV" "$r" compile 100 >/dev/null 2>"$tmp/err"; then rc=0; else rc=$?; fi
 check "an old sampler's series is refused" test "$rc" = 1

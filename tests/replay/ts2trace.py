@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Turns one benchmark run's time series into a replay trace (tests/data/traces/README).
 
-    tests/replay/ts2trace.py RESULTS_DIR WORKLOAD SETTING [REP] > TRACE.csv
+    tests/replay/ts2trace.py RESULTS_DIR [SWAP/]WORKLOAD SETTING [REP] > TRACE.csv
 
-RESULTS_DIR is a `make bench` results directory (BENCH_OUT/results): it holds all-runs.csv
-(or runs.csv), ts/WORKLOAD-SETTING-REP.csv (bench/sampler.c's time series, with the columns
-the policies read) and logs/WORKLOAD-SETTING-REP.log (the workload's output). REP defaults
-to 1.
+RESULTS_DIR is a `make bench` results directory (bench/results, or BENCH_OUT/results): it
+holds runs.csv (or all-runs.csv), ts/TAG.csv (bench/sampler.c's time series, with the
+columns the policies read) and logs/TAG.log (the workload's output), where TAG is
+SWAP-WORKLOAD-SETTING-REP for a run with swap modes (SWAP disk or zram: say which, as
+zram/phased) and WORKLOAD-SETTING-REP for one before them. REP defaults to 1.
 
 Each sampler row becomes one trace row: t_ms from the first row, the phase it falls in, and
 the kernel's values as bench/sampler.c read them (cumulative counters as the kernel shows
@@ -53,14 +54,15 @@ def read_csv(path):
         die(f"cannot read '{path}': {e.strerror}")
 
 
-def find_run(results, workload, setting, rep):
+def find_run(results, swap, workload, setting, rep):
     for name in ("all-runs.csv", "runs.csv"):
         path = os.path.join(results, name)
         if os.path.exists(path):
             for r in read_csv(path):
-                if r["workload"] == workload and r["setting"] == setting and r["rep"] == rep:
+                if (r["workload"] == workload and r["setting"] == setting and r["rep"] == rep
+                        and r.get("swap", "") == swap):
                     return float(r["t0"]), float(r["t1"])
-    die(f"no run {workload},{setting},{rep} in {results}/all-runs.csv or runs.csv")
+    die(f"no run {swap + ',' if swap else ''}{workload},{setting},{rep} in {results}/all-runs.csv or runs.csv")
 
 
 def phases_from_log(lines, t1):
@@ -102,11 +104,14 @@ def phase_of(t, t0, t1, phases):
 
 def main():
     if len(sys.argv) not in (4, 5):
-        die("usage: ts2trace.py RESULTS_DIR WORKLOAD SETTING [REP]")
+        die("usage: ts2trace.py RESULTS_DIR [SWAP/]WORKLOAD SETTING [REP]")
     results, workload, setting = sys.argv[1:4]
+    swap, _, workload = workload.rpartition("/")
+    if swap not in ("", "disk", "zram"):
+        die(f"'{swap}': the swap mode is disk or zram")
     rep = sys.argv[4] if len(sys.argv) == 5 else "1"
-    tag = f"{workload}-{setting}-{rep}"
-    t0, t1 = find_run(results, workload, setting, rep)
+    tag = f"{swap + '-' if swap else ''}{workload}-{setting}-{rep}"
+    t0, t1 = find_run(results, swap, workload, setting, rep)
     rows = read_csv(os.path.join(results, "ts", f"{tag}.csv"))
     if not rows:
         die(f"'{results}/ts/{tag}.csv' has no rows")
@@ -121,7 +126,7 @@ def main():
         die(f"cannot read '{log}': {e.strerror}")
     phases = phases_from_log(lines, t1)
     info = {}
-    for name in (f"guest-info-workload-{workload}.txt",):
+    for name in (f"guest-info-workload-{swap + '-' if swap else ''}{workload}.txt",):
         path = os.path.join(results, name)
         if os.path.exists(path):
             for line in open(path):
@@ -129,7 +134,7 @@ def main():
                 info[k] = v
 
     out = sys.stdout
-    out.write(f"# replay trace: {workload} at static vm.swappiness {setting} (run {tag}), "
+    out.write(f"# replay trace: {workload} at static vm.swappiness {setting}{' on ' + swap + ' swap' if swap else ''} (run {tag}), "
               "converted by tests/replay/ts2trace.py\n")
     out.write(f"# workload t0..t1 (CLOCK_BOOTTIME s): {t0:.2f}..{t1:.2f}; phases: "
               + (", ".join(f"{n} {a:.2f}..{b:.2f}" for n, a, b in phases) or "run") + "\n")

@@ -599,6 +599,17 @@ static const struct expect expects[] = {
 	{"compile-s200.csv", "max200", POLICY_ADAPTIVE, "run", HOLD, 100, 100, 45,
 	 "adaptive: reclaim without refaults or swap-outs for its first 45 polls: no evidence, no move"},
 	{"compile-s200.csv", "max200", POLICY_CK, "run", SETTLE, 20, 85, 0, "ck: app centile 25-79"},
+
+	/* zram swap (the *-zram-s60/s200 traces, from the benchmark of 2026-12-01): max = auto and
+	 * adaptive's N are 200 there. */
+	{"phased-zram-s200.csv", "shipped", POLICY_ADAPTIVE, "phase2", SETTLE, 200, 200, 0,
+	 "KNOWN BAD (issue 13): N is 200 on zram, also the top, so adaptive sits there through phase "
+	 "2, whose swap-ins reach 2,000-5,600 pages/s at static 200 (the benchmark: 2.9 times static "
+	 "60's time for the phase)"},
+	{"phased-zram-s60.csv", "shipped", POLICY_ADAPTIVE, "phase1", SETTLE, 200, 200, 0, "at N = 200 from its start"},
+	{"phased-zram-s60.csv", "shipped", POLICY_TENDENCY, "phase1", REACH, 150, 200, 3,
+	 "tendency above 100 in phase 1: distress 20-50 and ck near 90"},
+	{"phased-zram-s60.csv", "shipped", POLICY_CK, "phase2", SETTLE, 60, 95, 1, "ck: app centile 65-89"},
 };
 
 /* Writes per minute in a steady stretch: from poll from_poll of the phase to its end, at least
@@ -634,6 +645,9 @@ static const struct writes_bound writes_bounds[] = {
 	{"compile-s200.csv", "max200", POLICY_TENDENCY, "run", 1, 10, 30,
 	 "KNOWN BAD (issue 13 item 4): swings 80 -> 180 -> 80 with each burst of reclaim; "
 	 "16.6-18.3 writes/min over the seeds"},
+	{"phased-zram-s200.csv", "shipped", POLICY_TENDENCY, "phase2", 2, 25, 60,
+	 "KNOWN BAD (issue 13 item 4) on zram, as shipped (max = auto is 200 there): 105-156 from poll "
+	 "to poll, 31-52 writes/min over the seeds"},
 };
 
 /*
@@ -695,6 +709,16 @@ static const struct world_bound world_bounds[] = {
 	 "tendency sits at 150-190 here: within 5% of static 200's 10.0 s"},
 	{"responsiveness", "shipped", POLICY_TENDENCY, "pass1", 20000, 22000, 0, -1,
 	 "the shipped default: 21.1 s, twice static 200's 10.0 s; " AUTO_100},
+	/* zram (max = auto and N are 200): static 60 takes 15.0 s for phased phase 2, 200 43.0 s
+	 * and 92,454 swap-ins; dirtier pass 1 14.9 s at 60, 5.0 s at 200. */
+	{"phased-zram", "shipped", POLICY_ADAPTIVE, "phase2", 42000, 44000, 90000, -1,
+	 "KNOWN BAD (issue 13): 43.0 s, static 200's: N is 200 on zram, the top, and adaptive never "
+	 "leaves it (the benchmark: 2.9 times static 60)"},
+	{"phased-zram", "shipped", POLICY_TENDENCY, "phase2", 0, 21000, 0, -1,
+	 "tendency at 105-156: 19 s, between 60's 15.0 s and 200's 43.0 s (the benchmark: 1.05 of "
+	 "static 60, interval 0.79-1.38)"},
+	{"dirtier-zram", "shipped", POLICY_ADAPTIVE, "pass1", 0, 5500, 0, -1,
+	 "adaptive at N = 200 from the start: static 200's 5.0 s (60: 14.9 s)"},
 	{"dirtier", "max200", POLICY_TENDENCY, "pass1", 0, 17000, 0, -1,
 	 "tendency: 15.6-16.4 s, high after 3 polls (200: 7.0 s, 100: 22.0 s)"},
 };
