@@ -79,8 +79,9 @@ int coexist_parse_value(const char *s, size_t len, int *ret);
 size_t coexist_parse_sysctl(const char *text, size_t len, struct coexist_hit *hits, size_t max);
 
 /*
- * Parses a tuned.conf: the last vm.swappiness of its [sysctl] section and the
- * profile names in [main] include=. Names that are not plain profile names
+ * Parses a tuned.conf: the last vm.swappiness of its sysctl sections ([sysctl],
+ * or any other section with "type = sysctl", as tuned names plugin instances)
+ * and the profile names in [main] include=. Names that are not plain profile names
  * (coexist_profile_name_ok) are skipped. Fills *ret.
  */
 void coexist_parse_tuned(const char *text, size_t len, struct coexist_tuned *ret);

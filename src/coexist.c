@@ -193,7 +193,8 @@ strip_inline_comment(const char *s, size_t *len)
 		}
 }
 
-enum tuned_section { TUNED_OTHER, TUNED_MAIN, TUNED_SYSCTL };
+/* TUNED_BROKEN: a header without its "]", whose lines count for nothing. */
+enum tuned_section { TUNED_OTHER, TUNED_MAIN, TUNED_SYSCTL, TUNED_BROKEN };
 
 static enum tuned_section
 tuned_section(const char *s, size_t len)
@@ -206,9 +207,32 @@ tuned_section(const char *s, size_t len)
 	return TUNED_OTHER;
 }
 
+/* A plugin section being read: tuned takes its plugin from "type =", else from
+ * the section's name, so "[tweaks]" with "type = sysctl" is a sysctl section too,
+ * and a "type =" anywhere in the section counts (ConfigParser reads it whole). */
+struct tuned_sec {
+	enum tuned_section by_name;
+	bool has_type;
+	enum tuned_section by_type;
+	bool has_hit;
+	struct coexist_hit hit; /* the section's last vm.swappiness */
+};
+
+/* The section ends: its vm.swappiness counts if it is a sysctl section. */
+static void
+tuned_section_end(const struct tuned_sec *sec, struct coexist_tuned *t)
+{
+	enum tuned_section kind = sec->has_type ? sec->by_type : sec->by_name;
+
+	if (sec->by_name != TUNED_MAIN && sec->by_name != TUNED_BROKEN && kind == TUNED_SYSCTL && sec->has_hit) {
+		t->has_value = true;
+		t->hit = sec->hit;
+	}
+}
+
 /* One "key = value" line of a tuned.conf in section sec. */
 static void
-tuned_line(const char *s, size_t len, unsigned line, enum tuned_section sec, struct coexist_tuned *t)
+tuned_line(const char *s, size_t len, unsigned line, struct tuned_sec *sec, struct coexist_tuned *t)
 {
 	const char *eq = memchr(s, '=', len), *v;
 	size_t klen, vlen;
@@ -222,11 +246,17 @@ tuned_line(const char *s, size_t len, unsigned line, enum tuned_section sec, str
 	trim(&s, &klen);
 	strip_inline_comment(v, &vlen);
 	trim(&v, &vlen);
-	if (sec == TUNED_MAIN && klen == 7 && memcmp(s, "include", 7) == 0) {
-		t->n_includes = coexist_split_profiles(v, vlen, t->includes, COEXIST_TUNED_INCLUDES);
-	} else if (sec == TUNED_SYSCTL && key_is_swappiness(s, klen) && coexist_parse_value(v, vlen, &value) == 0) {
-		t->has_value = true;
-		t->hit = (struct coexist_hit){ .line = line, .value = value };
+	if (sec->by_name == TUNED_BROKEN)
+		return;
+	if (sec->by_name == TUNED_MAIN) {
+		if (klen == 7 && memcmp(s, "include", 7) == 0)
+			t->n_includes = coexist_split_profiles(v, vlen, t->includes, COEXIST_TUNED_INCLUDES);
+	} else if (klen == 4 && memcmp(s, "type", 4) == 0) {
+		sec->has_type = true;
+		sec->by_type = tuned_section(v, vlen) == TUNED_SYSCTL ? TUNED_SYSCTL : TUNED_OTHER;
+	} else if (key_is_swappiness(s, klen) && coexist_parse_value(v, vlen, &value) == 0) {
+		sec->has_hit = true;
+		sec->hit = (struct coexist_hit){ .line = line, .value = value };
 	}
 }
 
@@ -234,7 +264,8 @@ void
 coexist_parse_tuned(const char *text, size_t len, struct coexist_tuned *ret)
 {
 	const char *p = text, *end = text + len;
-	enum tuned_section sec = TUNED_OTHER;
+	struct tuned_sec sec = { .by_name = TUNED_OTHER };
+	bool in_section = false;
 	unsigned line = 0;
 
 	*ret = (struct coexist_tuned){ 0 };
@@ -251,11 +282,19 @@ coexist_parse_tuned(const char *text, size_t len, struct coexist_tuned *ret)
 		if (s[0] == '[') {
 			const char *close = memchr(s, ']', n);
 
-			sec = close ? tuned_section(s + 1, (size_t)(close - s - 1)) : TUNED_OTHER;
+			if (in_section)
+				tuned_section_end(&sec, ret);
+			sec = (struct tuned_sec){ .by_name = close ? tuned_section(s + 1, (size_t)(close - s - 1))
+								     : TUNED_BROKEN };
+			in_section = true;
 			continue;
 		}
-		tuned_line(s, n, line, sec, ret);
+		/* Lines before the first section belong to none (ConfigParser refuses them). */
+		if (in_section)
+			tuned_line(s, n, line, &sec, ret);
 	}
+	if (in_section)
+		tuned_section_end(&sec, ret);
 }
 
 /* The kernel's next_arg(): a word ends at a blank outside quotes; the first

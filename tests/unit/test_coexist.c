@@ -267,6 +267,22 @@ test_tuned_parse_edges(void **state)
 	assert_true(t.has_value);
 	assert_int_equal(t.hit.line, 3);
 	assert_int_equal(t.hit.value, 20);
+	/* A plugin instance named otherwise: "type = sysctl" makes it a sysctl section, wherever
+	 * in the section it stands; "type" names another plugin for [sysctl]; [main] stays main. */
+	text = "[tweaks]\nvm.swappiness=15\ntype = sysctl\n[other]\nvm.swappiness=16\n";
+	coexist_parse_tuned(text, strlen(text), &t);
+	assert_true(t.has_value);
+	assert_int_equal(t.hit.line, 2);
+	assert_int_equal(t.hit.value, 15);
+	text = "[sysctl]\ntype=vm\nvm.swappiness=17\n[main]\ntype=sysctl\nvm.swappiness=18\n";
+	coexist_parse_tuned(text, strlen(text), &t);
+	assert_false(t.has_value);
+	/* The last sysctl section's value wins, as each applies in turn; a broken header's lines
+	 * count for nothing, its type= neither. */
+	text = "[a]\ntype=sysctl\nvm.swappiness=1\n[sysctl]\nvm.swappiness=2\n[b\ntype=sysctl\nvm.swappiness=3\n";
+	coexist_parse_tuned(text, strlen(text), &t);
+	assert_true(t.has_value);
+	assert_int_equal(t.hit.value, 2);
 	/* Values tuned would expand or the kernel refuses. */
 	text = "[sysctl]\nvm.swappiness=${swappiness}\nvm.swappiness=300\nvm.swappiness=\n";
 	coexist_parse_tuned(text, strlen(text), &t);
