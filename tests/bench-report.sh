@@ -8,8 +8,9 @@
 # lower bound, the steadiest counter, the configurations kept, the plots, the
 # README headline (rewritten by a real run, left alone by a quick one), a
 # reproducible report; and that the committed run measured the shipped
-# configuration (bench/results/configs/shipped.conf is conf/autoswappiness.conf).
-# Needs python3 and gnuplot. Run from anywhere.
+# configuration (bench/results/configs/shipped.conf is conf/autoswappiness.conf); and
+# bench/wl-phased.sh's phase-1 cap, run on the host with 1 MiB sizes.
+# Needs python3, gnuplot and a C compiler. Run from anywhere.
 set -euo pipefail
 export LC_ALL=C PYTHONDONTWRITEBYTECODE=1
 
@@ -163,6 +164,34 @@ else
 	# A run from before issue 12 ran no shipped.conf (it set max = 200): nothing to compare.
 	skipped=$((skipped + 1))
 	echo "skip - bench/results holds a run from before configs/ (no daemon_config column): no shipped.conf to compare"
+fi
+
+# --- wl-phased.sh's phase-1 cap, on the host with 1 MiB sizes (no memory pressure) ----------
+# The hot "file" is a FIFO that nobody writes: the round blocks until the cap ends it, and phase 2
+# must still be measured (issue 12: a phase 1 that sits until the run's time limit took phase 2
+# with it).
+phased() { # DIR CAP: run wl-phased.sh in DIR with tiny sizes, output in DIR/out
+	(cd "$1" && BENCH_BIN="$1/bin" BENCH_DATA="$1/data" PHASED_IDLE_MIB=1 PHASED_ROUNDS=3 PHASED_ACTIVE_MIB=1 \
+		PHASED_ACTIVE_S=1 PHASED_P1_CAP_S=$2 timeout 60 bash "$root/bench/wl-phased.sh" >"$1/out" 2>"$1/err")
+}
+w=$tmp/phased
+mkdir -p "$w/bin" "$w/data/hot"
+if cc -O2 -o "$w/bin/anon" "$root/bench/anon.c" 2>"$w/cc.err"; then
+	head -c 1048576 /dev/zero >"$w/data/cold"
+	mkfifo "$w/data/hot/stuck"
+	check "phased: a phase 1 stuck past PHASED_P1_CAP_S ends there, and the script succeeds" phased "$w" 2
+	check "  phase 1 is flagged capped, none of its rounds finished, no median made up" \
+		grep -qE '^RESULT phase1_s=2\.[0-9]+ phase1_capped=1 phase1_rounds=0$' "$w/out"
+	check "  phase 2 is measured all the same" grep -qE '^RESULT phase2_work_s=[0-9.]+ .*phase2_capped=0' "$w/out"
+	check "  it leaves nothing in its directory" test -z "$(ls "$w" | grep -v '^bin$\|^data$\|^out$\|^err$\|^cc.err$')"
+	rm "$w/data/hot/stuck"
+	head -c 65536 /dev/zero >"$w/data/hot/a"
+	check "phased: rounds that finish are not capped" phased "$w" 20
+	check "  three rounds, their median, capped=0" \
+		grep -qE '^RESULT phase1_s=[0-9.]+ phase1_round_median_s=[0-9.]+ phase1_capped=0 phase1_rounds=3$' "$w/out"
+else
+	failed=$((failed + 1))
+	echo "FAIL - cannot build bench/anon.c: $(head -n 3 "$w/cc.err")"
 fi
 
 echo "$passed passed, $failed failed, $skipped skipped"
