@@ -42,6 +42,10 @@ void regulator_reset(struct regulator *r);
 int regulator_next(struct regulator *r, const struct regulator_limits *lim, int target, int current,
 		   struct regulator_decision *ret);
 
+/* The range values are kept in: hi is max, or kernel_max when that is lower; lo is
+ * min, or hi when that is lower. */
+void regulator_range(const struct regulator_limits *lim, int *lo, int *hi);
+
 /* Returns a short name for a verdict ("write", "unchanged", "below-step"). */
 const char *regulator_verdict_name(enum regulator_verdict v);
 

@@ -201,8 +201,7 @@ show_decision(struct daemon *d, const struct decision *dn, int current)
 
 	d->st.swappiness = current;
 	d->st.target = pr->target;
-	d->st.min = dn->lim.min;
-	d->st.max = dn->lim.max < dn->lim.kernel_max ? dn->lim.max : dn->lim.kernel_max;
+	regulator_range(&dn->lim, &d->st.min, &d->st.max);
 	d->st.app_centile = pr->app_centile;
 	d->st.swap_centile = pr->swap_centile;
 	d->st.mapped_ratio = pr->mapped_ratio;

@@ -44,10 +44,12 @@ static void
 put_asks(struct textbuf *t, const struct explain_input *in)
 {
 	const struct decision *dn = in->dn;
+	int lo, hi;
 
+	regulator_range(&dn->lim, &lo, &hi);
 	textbuf_put(t, "the %s policy asks for %d", policy_name(in->cfg->policy), dn->pr.target);
 	if (dn->dec.clamped)
-		textbuf_put(t, ", which the limits %d..%d make %d", dn->lim.min, dn->lim.max, dn->dec.value);
+		textbuf_put(t, ", which the limits %d..%d make %d", lo, hi, dn->dec.value);
 	textbuf_put(t, " (%s)", dn->pr.reason);
 }
 

@@ -16,6 +16,13 @@ clamp_int(int v, int lo, int hi)
 	return v < lo ? lo : v > hi ? hi : v;
 }
 
+void
+regulator_range(const struct regulator_limits *lim, int *lo, int *hi)
+{
+	*hi = lim->max < lim->kernel_max ? lim->max : lim->kernel_max;
+	*lo = lim->min < *hi ? lim->min : *hi;
+}
+
 int
 regulator_next(struct regulator *r, const struct regulator_limits *lim, int target, int current,
 	       struct regulator_decision *ret)
@@ -27,8 +34,7 @@ regulator_next(struct regulator *r, const struct regulator_limits *lim, int targ
 	if (lim->min < 0 || lim->min > lim->max || lim->step < 1 || lim->smoothing_pct < 0 ||
 	    lim->smoothing_pct > 99 || lim->kernel_max < 1)
 		return -EINVAL;
-	hi = lim->max < lim->kernel_max ? lim->max : lim->kernel_max;
-	lo = lim->min < hi ? lim->min : hi;
+	regulator_range(lim, &lo, &hi);
 	t = clamp_int(target, lo, hi);
 	d.clamped = t != target;
 

@@ -219,6 +219,9 @@ test_pinned_max_and_kernel(void **unused)
 	prev.time_us -= LOOKS_US;
 	t = render_from(&c, EXPLAIN_CONFIG_FILE, &prev, &s, 60, 100);
 	assert_has(t, "\nThis kernel accepts at most 100 (Linux before 5.8).\n");
+	/* The range the value was kept in is the kernel's, not the configuration's 150..150. */
+	assert_first_line(t, "It would set vm.swappiness to 100 (it is 60 now): the tendency policy asks for 28, "
+			     "which the limits 100..100 make 100 (mapped 10%/2 + distress 0 + ck 23).");
 }
 
 static void

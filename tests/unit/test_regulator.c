@@ -147,6 +147,28 @@ test_no_oscillation_on_constant_target(void **state)
 }
 
 static void
+test_range(void **state)
+{
+	static const struct {
+		int min, max, kernel_max, lo, hi;
+	} cases[] = {
+		{ 0, 100, 200, 0, 100 }, { 0, 200, 100, 0, 100 }, { 150, 200, 100, 100, 100 },
+		{ 10, 60, 200, 10, 60 }, { 150, 150, 200, 150, 150 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct regulator_limits lim = { .min = cases[i].min, .max = cases[i].max, .step = 1,
+						.kernel_max = cases[i].kernel_max };
+		int lo = -1, hi = -1;
+
+		regulator_range(&lim, &lo, &hi);
+		assert_int_equal(lo, cases[i].lo);
+		assert_int_equal(hi, cases[i].hi);
+	}
+}
+
+static void
 test_invalid_limits(void **state)
 {
 	static const struct regulator_limits bad[] = {
@@ -169,7 +191,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_table),	  cmocka_unit_test(test_always_in_range),
 		cmocka_unit_test(test_smoothing), cmocka_unit_test(test_no_oscillation_on_constant_target),
-		cmocka_unit_test(test_invalid_limits),
+		cmocka_unit_test(test_invalid_limits), cmocka_unit_test(test_range),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
