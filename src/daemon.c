@@ -85,7 +85,6 @@ publish_state(struct daemon *d)
 	d->st.original = d->own.original;
 	d->st.restores = owner_restores(&d->own);
 	d->st.poll_interval_ms = wakeup_interval_ms(&d->wake);
-	snprintf(d->st.policy, sizeof(d->st.policy), "%s", policy_name(d->cfg.policy));
 	publish(&d->pub, d->opt.state_dir, d->cfg.metrics_textfile, &d->st);
 }
 
@@ -311,6 +310,7 @@ apply_config(struct daemon *d, const struct config *cfg)
 {
 	d->cfg = *cfg;
 	d->io.policy = policy_name(cfg->policy);
+	snprintf(d->st.policy, sizeof(d->st.policy), "%s", d->io.policy);
 	journal_set_verbose(d->opt.verbose || cfg->debug);
 	regulator_reset(&d->reg);
 	d->pstate = (struct policy_state){ 0 };

@@ -43,6 +43,7 @@ static int
 on_timer(sd_event_source *s, uint64_t usec, void *userdata)
 {
 	struct wakeup *w = userdata;
+	uint64_t ms;
 	int r;
 
 	(void)usec;
@@ -50,9 +51,10 @@ on_timer(sd_event_source *s, uint64_t usec, void *userdata)
 	/* Poll often while memory is under pressure, rarely while it is calm. */
 	/* sd-event's default accuracy is 250 ms, which would stretch short
 	 * intervals; a tenth of the interval still lets wake-ups coalesce. */
-	r = sd_event_source_set_time_relative(s, (uint64_t)wakeup_interval_ms(w) * 1000u);
+	ms = wakeup_interval_ms(w);
+	r = sd_event_source_set_time_relative(s, ms * 1000u);
 	if (r >= 0)
-		r = sd_event_source_set_time_accuracy(s, (uint64_t)wakeup_interval_ms(w) * 100u);
+		r = sd_event_source_set_time_accuracy(s, ms * 100u);
 	if (r >= 0)
 		r = sd_event_source_set_enabled(s, SD_EVENT_ONESHOT);
 	if (r < 0) {
