@@ -24,6 +24,10 @@ struct config_errors {
  * that do not fit are counted but left out. */
 void config_errors_collect(void *userdata, const char *message);
 
+/* A config_error_fn writing each error as a line of stderr (userdata unused):
+ * for `autoswappiness -n` and `--explain`, run by a person at a terminal. */
+void config_errors_print(void *userdata, const char *message);
+
 /* Empties e for another load. */
 void config_errors_reset(struct config_errors *e);
 

@@ -164,6 +164,13 @@ handler(void *user, const char *section, const char *name, const char *value)
 }
 
 void
+config_errors_print(void *userdata, const char *message)
+{
+	(void)userdata;
+	fprintf(stderr, "%s\n", message);
+}
+
+void
 config_errors_collect(void *userdata, const char *message)
 {
 	struct config_errors *e = userdata;

@@ -1,7 +1,6 @@
 #include "explain.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -258,9 +257,6 @@ explain_render(const struct explain_input *in, char *buf, size_t len)
 	struct textbuf t = textbuf_init(buf, len);
 	char d1[32], d2[32];
 
-	if (len == 0)
-		return -ENOBUFS;
-	buf[0] = '\0';
 	put_answer(&t, in);
 	if (in->cur->swap_total_kib == 0)
 		put_no_swap(&t, in);

@@ -21,19 +21,12 @@
  * for PSI's stall total and the reclaim counters to say something. */
 #define EXPLAIN_INTERVAL_MS 1000
 
-static void
-config_error_to_stderr(void *userdata, const char *message)
-{
-	(void)userdata;
-	fprintf(stderr, "autoswappiness: %s\n", message);
-}
-
 /* Loads the configuration the daemon would use, or the defaults when this user
  * cannot read it or it is refused; says which in *in. */
 static void
 load_config(const struct daemon_options *opt, struct config *cfg, struct explain_input *in)
 {
-	int r = config_file_load(opt->config_path, true, cfg, config_error_to_stderr, NULL);
+	int r = config_file_load(opt->config_path, true, cfg, config_errors_print, NULL);
 
 	in->config_path = opt->config_path;
 	if (r == 0) {
@@ -126,6 +119,7 @@ daemon_explain(const struct daemon_options *opt, FILE *out)
 		journal_log(LOG_ERR, MSGID_ERROR, "the explanation does not fit its buffer");
 		return len;
 	}
+	errno = 0;
 	if (fwrite(text, 1, (size_t)len, out) != (size_t)len || fflush(out) != 0) {
 		r = errno ? -errno : -EIO;
 		journal_log(LOG_ERR, MSGID_ERROR, "failed to write the explanation: %s", strerror(-r));

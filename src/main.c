@@ -14,10 +14,8 @@
 #include "journal.h"
 #include "status.h"
 #include "wakeup.h"
+#include "version.h"
 
-#ifndef VERSION
-#define VERSION "0.1.0"
-#endif
 #ifndef SYSCONFDIR
 #define SYSCONFDIR "/etc"
 #endif
@@ -59,13 +57,6 @@ help(void)
 	       "Exit status: 0 success, 1 failure, 3 (status) not running, 64 usage error,\n"
 	       "78 configuration error.\n"
 	       "See autoswappiness(8) and autoswappiness.conf(5).\n");
-}
-
-static void
-config_error_to_stderr(void *userdata, const char *message)
-{
-	(void)userdata;
-	fprintf(stderr, "%s\n", message);
 }
 
 
@@ -236,7 +227,7 @@ load_config(const struct args *a, struct config *cfg)
 	int r;
 
 	r = config_file_load(a->opt.config_path, a->opt.config_optional, cfg,
-			     a->check ? config_error_to_stderr : config_errors_collect, a->check ? NULL : &errors);
+			     a->check ? config_errors_print : config_errors_collect, a->check ? NULL : &errors);
 	if (r < 0) {
 		if (a->check) {
 			fprintf(stderr, "%s: configuration invalid\n", a->opt.config_path);

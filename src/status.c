@@ -2,17 +2,14 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "parse.h"
 #include "textbuf.h"
+#include "version.h"
 
-#ifndef VERSION
-#define VERSION "0.1.0"
-#endif
 
 #define STATE_VERSION 1
 
