@@ -340,10 +340,26 @@ metric(struct textbuf *o, const char *name, const char *type, const char *help)
 	textbuf_put(o, "# HELP autoswappiness_%s %s\n# TYPE autoswappiness_%s %s\n", name, help, name, type);
 }
 
+/* A metric with its one value: HELP, TYPE and the sample from one name. */
+static void
+gauge(struct textbuf *o, const char *name, const char *help, int64_t v)
+{
+	metric(o, name, "gauge", help);
+	textbuf_put(o, "autoswappiness_%s %" PRId64 "\n", name, v);
+}
+
+static void
+counter(struct textbuf *o, const char *name, const char *help, uint64_t v)
+{
+	metric(o, name, "counter", help);
+	textbuf_put(o, "autoswappiness_%s %" PRIu64 "\n", name, v);
+}
+
 /* A ratio 0..1 from a percentage, in base units. */
 static void
-put_ratio(struct textbuf *o, const char *name, int pct)
+ratio(struct textbuf *o, const char *name, const char *help, int pct)
 {
+	metric(o, name, "gauge", help);
 	textbuf_put(o, "autoswappiness_%s %d.%02d\n", name, pct / 100, pct % 100);
 }
 
@@ -351,45 +367,31 @@ put_ratio(struct textbuf *o, const char *name, int pct)
 static void
 metrics_knob(struct textbuf *o, const struct status_snapshot *s)
 {
-	metric(o, "swappiness", "gauge", "Current value of vm.swappiness.");
-	textbuf_put(o, "autoswappiness_swappiness %d\n", s->swappiness);
-	metric(o, "target", "gauge", "The policy's last target, before the limits.");
-	textbuf_put(o, "autoswappiness_target %d\n", s->target);
+	gauge(o, "swappiness", "Current value of vm.swappiness.", s->swappiness);
+	gauge(o, "target", "The policy's last target, before the limits.", s->target);
 	/* Only with something to restore: a dry run wrote nothing, a yield leaves
 	 * someone else's value. */
-	if (s->restores) {
-		metric(o, "original_swappiness", "gauge", "The value restored when the daemon stops.");
-		textbuf_put(o, "autoswappiness_original_swappiness %d\n", s->original);
-	}
-	metric(o, "limit_min", "gauge", "Lower limit in effect.");
-	textbuf_put(o, "autoswappiness_limit_min %d\n", s->min);
-	metric(o, "limit_max", "gauge", "Upper limit in effect (max = auto resolved).");
-	textbuf_put(o, "autoswappiness_limit_max %d\n", s->max);
+	if (s->restores)
+		gauge(o, "original_swappiness", "The value restored when the daemon stops.", s->original);
+	gauge(o, "limit_min", "Lower limit in effect.", s->min);
+	gauge(o, "limit_max", "Upper limit in effect (max = auto resolved).", s->max);
 	metric(o, "policy_info", "gauge", "The policy in use, as a label.");
 	textbuf_put(o, "autoswappiness_policy_info{policy=\"%s\"} 1\n", s->policy);
-	metric(o, "dry_run", "gauge", "1 when the daemon never writes.");
-	textbuf_put(o, "autoswappiness_dry_run %d\n", s->dry_run);
-	metric(o, "yielded", "gauge", "1 when someone else set vm.swappiness and the daemon keeps its hands off.");
-	textbuf_put(o, "autoswappiness_yielded %d\n", s->yielded);
+	gauge(o, "dry_run", "1 when the daemon never writes.", s->dry_run);
+	gauge(o, "yielded", "1 when someone else set vm.swappiness and the daemon keeps its hands off.", s->yielded);
 }
 
 /* The policy's inputs at the last decision. */
 static void
 metrics_inputs(struct textbuf *o, const struct status_snapshot *s)
 {
-	metric(o, "app_memory_ratio", "gauge", "Share of RAM held by application memory (app_centile / 100).");
-	put_ratio(o, "app_memory_ratio", s->app_centile);
+	ratio(o, "app_memory_ratio", "Share of RAM held by application memory (app_centile / 100).", s->app_centile);
 	/* Without swap there is no share of it free; 0 would read "swap full". */
-	if (s->has_swap) {
-		metric(o, "swap_free_ratio", "gauge", "Share of swap still free (swap_centile / 100).");
-		put_ratio(o, "swap_free_ratio", s->swap_centile);
-	}
-	metric(o, "mapped_ratio", "gauge", "Share of RAM mapped into page tables (mapped_ratio / 100).");
-	put_ratio(o, "mapped_ratio", s->mapped_ratio);
-	metric(o, "distress_ratio", "gauge", "Reclaim distress (PSI stall share or reclaim inefficiency) / 100.");
-	put_ratio(o, "distress_ratio", s->distress);
-	metric(o, "swap_tendency", "gauge", "Linux 2.6 swap_tendency = mapped_ratio/2 + distress + ck.");
-	textbuf_put(o, "autoswappiness_swap_tendency %d\n", s->swap_tendency);
+	if (s->has_swap)
+		ratio(o, "swap_free_ratio", "Share of swap still free (swap_centile / 100).", s->swap_centile);
+	ratio(o, "mapped_ratio", "Share of RAM mapped into page tables (mapped_ratio / 100).", s->mapped_ratio);
+	ratio(o, "distress_ratio", "Reclaim distress (PSI stall share or reclaim inefficiency) / 100.", s->distress);
+	gauge(o, "swap_tendency", "Linux 2.6 swap_tendency = mapped_ratio/2 + distress + ck.", s->swap_tendency);
 }
 
 /* The kernel's page counters since the daemon started, for rate(); only those
@@ -398,16 +400,12 @@ static void
 metrics_pages(struct textbuf *o, const struct status_pages *p)
 {
 	if (p->has_refaults) {
-		metric(o, "refault_file_pages_total", "counter", "workingset_refault_file since the daemon started.");
-		textbuf_put(o, "autoswappiness_refault_file_pages_total %" PRIu64 "\n", p->refault_file);
-		metric(o, "refault_anon_pages_total", "counter", "workingset_refault_anon since the daemon started.");
-		textbuf_put(o, "autoswappiness_refault_anon_pages_total %" PRIu64 "\n", p->refault_anon);
+		counter(o, "refault_file_pages_total", "workingset_refault_file since the daemon started.", p->refault_file);
+		counter(o, "refault_anon_pages_total", "workingset_refault_anon since the daemon started.", p->refault_anon);
 	}
 	if (p->has_vmstat) {
-		metric(o, "swapin_pages_total", "counter", "pswpin since the daemon started.");
-		textbuf_put(o, "autoswappiness_swapin_pages_total %" PRIu64 "\n", p->swapin);
-		metric(o, "scan_pages_total", "counter", "pgscan_kswapd + pgscan_direct since the daemon started.");
-		textbuf_put(o, "autoswappiness_scan_pages_total %" PRIu64 "\n", p->scan);
+		counter(o, "swapin_pages_total", "pswpin since the daemon started.", p->swapin);
+		counter(o, "scan_pages_total", "pgscan_kswapd + pgscan_direct since the daemon started.", p->scan);
 	}
 }
 
@@ -415,26 +413,20 @@ metrics_pages(struct textbuf *o, const struct status_pages *p)
 static void
 metrics_daemon(struct textbuf *o, const struct status_snapshot *s)
 {
-	metric(o, "writes_total", "counter", "Writes of vm.swappiness.");
-	textbuf_put(o, "autoswappiness_writes_total %" PRIu64 "\n", s->writes);
-	metric(o, "yields_total", "counter", "Times the daemon yielded to someone else's value.");
-	textbuf_put(o, "autoswappiness_yields_total %" PRIu64 "\n", s->yields);
-	metric(o, "reloads_total", "counter", "Configuration reloads that took effect.");
-	textbuf_put(o, "autoswappiness_reloads_total %" PRIu64 "\n", s->reloads);
-	metric(o, "reload_failures_total", "counter", "Reloads refused because of a bad configuration.");
-	textbuf_put(o, "autoswappiness_reload_failures_total %" PRIu64 "\n", s->reload_failures);
-	metric(o, "errors_total", "counter", "Errors logged (read or write failures).");
-	textbuf_put(o, "autoswappiness_errors_total %" PRIu64 "\n", s->errors);
-	metric(o, "last_decision_timestamp_seconds", "gauge",
-	       "Unix time of the last decision to change the value (a write, or in a dry run the write it would make).");
-	textbuf_put(o, "autoswappiness_last_decision_timestamp_seconds %" PRId64 "\n", s->last_decision_s);
-	metric(o, "last_poll_timestamp_seconds", "gauge",
-	       "Unix time of the last completed poll (the start time before the first).");
-	textbuf_put(o, "autoswappiness_last_poll_timestamp_seconds %" PRId64 "\n", s->last_poll_s);
+	counter(o, "writes_total", "Writes of vm.swappiness.", s->writes);
+	counter(o, "yields_total", "Times the daemon yielded to someone else's value.", s->yields);
+	counter(o, "reloads_total", "Configuration reloads that took effect.", s->reloads);
+	counter(o, "reload_failures_total", "Reloads refused because of a bad configuration.", s->reload_failures);
+	counter(o, "errors_total", "Errors logged (read or write failures).", s->errors);
+	gauge(o, "last_decision_timestamp_seconds",
+	      "Unix time of the last decision to change the value (a write, or in a dry run the write it would make).",
+	      s->last_decision_s);
+	gauge(o, "last_poll_timestamp_seconds",
+	      "Unix time of the last completed poll (the start time before the first).", s->last_poll_s);
 	metric(o, "poll_interval_seconds", "gauge", "The wait until the next poll at the latest.");
-	textbuf_put(o, "autoswappiness_poll_interval_seconds %u.%03u\n", s->poll_interval_ms / 1000, s->poll_interval_ms % 1000);
-	metric(o, "start_time_seconds", "gauge", "Unix time the daemon started.");
-	textbuf_put(o, "autoswappiness_start_time_seconds %" PRId64 "\n", s->started_s);
+	textbuf_put(o, "autoswappiness_poll_interval_seconds %u.%03u\n", s->poll_interval_ms / 1000,
+		    s->poll_interval_ms % 1000);
+	gauge(o, "start_time_seconds", "Unix time the daemon started.", s->started_s);
 	metric(o, "build_info", "gauge", "Always 1, with the daemon's version as a label.");
 	textbuf_put(o, "autoswappiness_build_info{version=\"%s\"} 1\n", VERSION);
 }

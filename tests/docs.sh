@@ -494,9 +494,13 @@ else
 		"$(grep '^[<>]' <<<"$diff")"
 fi
 
-# (k) the Prometheus metrics: every metric() call of status.c, with its type.
-grep -oE 'metric\(&?o, "[a-z_]+", "[a-z]+"' "$STATUS_C" | sed -E 's/.*"([a-z_]+)", "([a-z]+)"/autoswappiness_\1 \2/' |
-	sort >"$tmp/metrics-code"
+# (k) the Prometheus metrics: every metric() call of status.c, with its type, and
+# every gauge(), counter() and ratio() call (a ratio is a gauge).
+{
+	grep -oE 'metric\(&?o, "[a-z_]+", "[a-z]+"' "$STATUS_C" | sed -E 's/.*"([a-z_]+)", "([a-z]+)"/autoswappiness_\1 \2/'
+	grep -oE '\<(gauge|counter|ratio)\(&?o, "[a-z_]+"' "$STATUS_C" |
+		sed -E 's/^(gauge|counter|ratio)\(&?o, "([a-z_]+)"/autoswappiness_\2 \1/; s/ ratio$/ gauge/'
+} | sort >"$tmp/metrics-code"
 awk '/^\.Sh / { on = ($0 == ".Sh METRICS") }
 	on && $1 == ".It" && $2 == "Va" && $3 ~ /^autoswappiness_/ && $4 == "Pq" { print $3 " " $5 }' "$MAN8" |
 	sort >"$tmp/metrics-page"
@@ -588,7 +592,7 @@ PROMTOOL=${PROMTOOL:-$root/build/tools/promtool}
 if [[ ! -s $tmp/rules.yml ]]; then
 	not_ok "alert rules in METRICS of ${MAN8#"$root"/}" "no .Bd -literal block starting with 'groups:'"
 elif [[ ! -x $PROMTOOL ]]; then
-	not_ok "promtool checks the alert rules of ${MAN8#"$root"/}" "no promtool: run scripts/deps.sh"
+	not_ok "promtool checks the alert rules of ${MAN8#"$root"/}" "no promtool: run scripts/deps.sh test"
 elif out=$("$PROMTOOL" check rules "$tmp/rules.yml" 2>&1); then
 	ok "the alert rules of ${MAN8#"$root"/} pass promtool check rules ($(grep -c 'alert:' "$tmp/rules.yml") rules)"
 else
