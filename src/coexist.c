@@ -193,7 +193,8 @@ strip_inline_comment(const char *s, size_t *len)
 		}
 }
 
-/* TUNED_BROKEN: a header without its "]", whose lines count for nothing. */
+/* TUNED_BROKEN: a header without its "]", or no header yet: lines that count for
+ * nothing (ConfigParser refuses both). */
 enum tuned_section { TUNED_OTHER, TUNED_MAIN, TUNED_SYSCTL, TUNED_BROKEN };
 
 static enum tuned_section
@@ -264,8 +265,7 @@ void
 coexist_parse_tuned(const char *text, size_t len, struct coexist_tuned *ret)
 {
 	const char *p = text, *end = text + len;
-	struct tuned_sec sec = { .by_name = TUNED_OTHER };
-	bool in_section = false;
+	struct tuned_sec sec = { .by_name = TUNED_BROKEN };
 	unsigned line = 0;
 
 	*ret = (struct coexist_tuned){ 0 };
@@ -282,19 +282,14 @@ coexist_parse_tuned(const char *text, size_t len, struct coexist_tuned *ret)
 		if (s[0] == '[') {
 			const char *close = memchr(s, ']', n);
 
-			if (in_section)
-				tuned_section_end(&sec, ret);
+			tuned_section_end(&sec, ret);
 			sec = (struct tuned_sec){ .by_name = close ? tuned_section(s + 1, (size_t)(close - s - 1))
 								     : TUNED_BROKEN };
-			in_section = true;
 			continue;
 		}
-		/* Lines before the first section belong to none (ConfigParser refuses them). */
-		if (in_section)
-			tuned_line(s, n, line, &sec, ret);
+		tuned_line(s, n, line, &sec, ret);
 	}
-	if (in_section)
-		tuned_section_end(&sec, ret);
+	tuned_section_end(&sec, ret);
 }
 
 /* The kernel's next_arg(): a word ends at a blank outside quotes; the first
