@@ -26,7 +26,9 @@
 # MARK lines give each phase's CLOCK_BOOTTIME window for the time series.
 set -euo pipefail
 now() { cut -d' ' -f1 /proc/uptime; }
-cleanup() { kill $(jobs -p) 2>/dev/null || true; wait 2>/dev/null || true; }
+# Its own scratch files, in TMPDIR (the guest's /tmp; a test's directory on the host).
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/wl-phased.XXXXXX")
+cleanup() { kill $(jobs -p) 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$tmp"; }
 trap cleanup EXIT
 # "pswpin pswpout refault_anon refault_file pgmajfault psi_some_us psi_full_us"
 counters() {
@@ -93,17 +95,17 @@ echo "$line"
 # At most twice the work's runnable time: a thrashing machine would otherwise stream for
 # minutes. dd reports the bytes it read when the time is up (SIGINT) as when it reaches the end.
 s=$(now)
-timeout -s INT $((2 * PHASED_ACTIVE_S)) dd if="$BENCH_DATA/cold" of=/dev/null bs=1M 2>/tmp/dd.err || true
+timeout -s INT $((2 * PHASED_ACTIVE_S)) dd if="$BENCH_DATA/cold" of=/dev/null bs=1M 2>"$tmp/dd.err" || true
 e=$(now)
-bytes=$(sed -n 's/^\([0-9]*\) bytes.*copied.*$/\1/p' /tmp/dd.err | tail -n 1)
-cat <&"$afd" >/tmp/anon.out
+bytes=$(sed -n 's/^\([0-9]*\) bytes.*copied.*$/\1/p' "$tmp/dd.err" | tail -n 1)
+cat <&"$afd" >"$tmp/anon.out"
 wait "$anon" || true
 p2e=$(now)
 c2e=$(counters)
-sed 's/^RESULT /anon: /' /tmp/anon.out
+sed 's/^RESULT /anon: /' "$tmp/anon.out"
 echo "MARK phase2 $p2 $p2e"
 # anon's figures as phase 2's: anon_wall_s is the time the work took, phase2_work_s.
-sed -n 's/^RESULT //p' /tmp/anon.out | tr ' ' '\n' | sed 's/^anon_wall_s=/phase2_work_s=/; s/^anon_/phase2_/' |
+sed -n 's/^RESULT //p' "$tmp/anon.out" | tr ' ' '\n' | sed 's/^anon_wall_s=/phase2_work_s=/; s/^anon_/phase2_/' |
 	tr '\n' ' ' | sed 's/^/RESULT /; s/ *$/\n/'
 
 totals phase2 "$c2" "$c2e"

@@ -172,7 +172,7 @@ fi
 # with it).
 phased() { # DIR CAP: run wl-phased.sh in DIR with tiny sizes, output in DIR/out
 	(cd "$1" && BENCH_BIN="$1/bin" BENCH_DATA="$1/data" PHASED_IDLE_MIB=1 PHASED_ROUNDS=3 PHASED_ACTIVE_MIB=1 \
-		PHASED_ACTIVE_S=1 PHASED_P1_CAP_S=$2 timeout 60 bash "$root/bench/wl-phased.sh" >"$1/out" 2>"$1/err")
+		PHASED_ACTIVE_S=1 PHASED_P1_CAP_S=$2 TMPDIR="$1" timeout 60 bash "$root/bench/wl-phased.sh" >"$1/out" 2>"$1/err")
 }
 w=$tmp/phased
 mkdir -p "$w/bin" "$w/data/hot"
@@ -180,10 +180,13 @@ if cc -O2 -o "$w/bin/anon" "$root/bench/anon.c" 2>"$w/cc.err"; then
 	head -c 1048576 /dev/zero >"$w/data/cold"
 	mkfifo "$w/data/hot/stuck"
 	check "phased: a phase 1 stuck past PHASED_P1_CAP_S ends there, and the script succeeds" phased "$w" 2
+	# At least the cap; well under the test's 60 s limit even on a loaded machine.
 	check "  phase 1 is flagged capped, none of its rounds finished, no median made up" \
-		grep -qE '^RESULT phase1_s=2\.[0-9]+ phase1_capped=1 phase1_rounds=0$' "$w/out"
+		awk '/^RESULT phase1_s=/ && $3 == "phase1_capped=1" && $4 == "phase1_rounds=0" && NF == 4 {
+			split($2, v, "="); if (v[2] >= 2 && v[2] < 30) ok = 1 } END { exit !ok }' "$w/out"
 	check "  phase 2 is measured all the same" grep -qE '^RESULT phase2_work_s=[0-9.]+ .*phase2_capped=0' "$w/out"
-	check "  it leaves nothing in its directory" test -z "$(ls "$w" | grep -v '^bin$\|^data$\|^out$\|^err$\|^cc.err$')"
+	check "  it leaves nothing in its directory (TMPDIR), nor in /tmp" \
+		bash -c "test -z \"\$(ls '$w' | grep -v '^bin\$\|^data\$\|^out\$\|^err\$\|^cc.err\$')\" && test ! -e /tmp/dd.err -a ! -e /tmp/anon.out"
 	rm "$w/data/hot/stuck"
 	head -c 65536 /dev/zero >"$w/data/hot/a"
 	check "phased: rounds that finish are not capped" phased "$w" 20

@@ -20,7 +20,7 @@ if [[ -z ${DEB:-} ]]; then
 fi
 [[ -f $DEB ]] || { echo "deb.sh: '$DEB' does not exist" >&2; exit 2; }
 for tool in lintian dpkg-deb; do
-	command -v $tool >/dev/null || { echo "deb.sh: $tool is not installed (make deps)" >&2; exit 2; }
+	command -v $tool >/dev/null || { echo "deb.sh: $tool is not installed (scripts/deps.sh test)" >&2; exit 2; }
 done
 
 tmp=$(mktemp -d)

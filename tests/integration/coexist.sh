@@ -17,7 +17,9 @@ overlay /etc
 overlay /usr/lib
 mkdir -p /usr/local/lib 2>/dev/null || true
 overlay /usr/local/lib
-# What the machine has there is not this test's.
+# What the machine has there is not this test's: only ever under the overlays.
+mountpoint -q /etc && mountpoint -q /usr/lib && mountpoint -q /usr/local/lib ||
+	{ echo "coexist: the overlays are not mounted: refusing to clear /etc/sysctl.d" >&2; exit 1; }
 rm -rf /etc/sysctl.d /usr/lib/sysctl.d /usr/local/lib/sysctl.d /etc/tuned /usr/lib/tuned /etc/sysctl.conf
 mkdir -p /etc/sysctl.d /run/sysctl.d /usr/local/lib/sysctl.d /usr/lib/sysctl.d \
 	/etc/tuned/my-guest /usr/lib/tuned/virtual-guest /usr/lib/tuned/throughput-performance

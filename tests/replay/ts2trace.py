@@ -110,7 +110,8 @@ def main():
     if swap not in ("", "disk", "zram"):
         die(f"'{swap}': the swap mode is disk or zram")
     rep = sys.argv[4] if len(sys.argv) == 5 else "1"
-    tag = f"{swap + '-' if swap else ''}{workload}-{setting}-{rep}"
+    pre = f"{swap}-" if swap else ""  # the swap mode's prefix of file names
+    tag = f"{pre}{workload}-{setting}-{rep}"
     t0, t1 = find_run(results, swap, workload, setting, rep)
     rows = read_csv(os.path.join(results, "ts", f"{tag}.csv"))
     if not rows:
@@ -126,7 +127,7 @@ def main():
         die(f"cannot read '{log}': {e.strerror}")
     phases = phases_from_log(lines, t1)
     info = {}
-    for name in (f"guest-info-workload-{swap + '-' if swap else ''}{workload}.txt",):
+    for name in (f"guest-info-workload-{pre}{workload}.txt",):
         path = os.path.join(results, name)
         if os.path.exists(path):
             for line in open(path):

@@ -290,6 +290,7 @@ test_count_pages(void **state)
 	assert_non_null(strstr(buf, "\nautoswappiness_refault_file_pages_total 40\n"));
 	assert_non_null(strstr(buf, "\nautoswappiness_refault_anon_pages_total 3\n"));
 	assert_non_null(strstr(buf, "# TYPE autoswappiness_scan_pages_total counter\n"));
+	assert_non_null(strstr(buf, "\nautoswappiness_scan_pages_total 18446744073709546615\n"));
 }
 
 /* `status` says what the exit will do: restore only what the daemon owns and
