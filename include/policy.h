@@ -81,6 +81,22 @@ enum policy_kind {
  * of the swap is free, 100 at a quarter, 0 with none. */
 #define POLICY_ADAPTIVE_SWAP_CAP_MUL 4
 
+/*
+ * The tendency policy follows 2.6's formula only while the kernel reclaims: the
+ * kernel read swap_tendency in reclaim and nowhere else, and a value computed on
+ * an idle machine (ck alone, 26-29 on the benchmark's guests) is what the first
+ * second of the next burst of pressure runs at (phased phase 1 and dirtier pass 1
+ * at 29 for their first poll). A poll without reclaim (fewer than MIN_SCAN_PAGES
+ * scanned) and without a memory stall keeps the value in effect; until the first
+ * reclaim that is the value the daemon found.
+ * At the top of its range it holds a fall for TENDENCY_TOP_HOLD_S seconds after
+ * the formula last asked for the top: distress swings from poll to poll while
+ * reclaim goes on (phased phase 1 on disk: 100 85 100 100 70 35 100), and each
+ * dip below the top costs the work that wants it. Below the top it follows the
+ * formula at once: a hold there raises the level, which zram's phase 2 pays for.
+ */
+#define POLICY_TENDENCY_TOP_HOLD_S 3
+
 /* What the adaptive controller is doing. */
 enum policy_mode {
 	POLICY_MODE_FREE,      /* following the evidence: rise, hold, relax */
@@ -93,6 +109,9 @@ enum policy_mode {
 struct policy_state {
 	bool has_value;
 	int value; /* the value in effect after the regulator (policy_observe) */
+	int top;   /* the top of the range it is kept in (policy_observe); 0: not known */
+	int knob;  /* the knob's value when this poll began (policy_begin; decide calls it) */
+	uint64_t top_us; /* tendency: the last poll whose formula asked for the top */
 	enum policy_mode mode;
 	int high;	     /* the value above N that is tested or held */
 	unsigned test_polls; /* polls since the test began */
@@ -165,9 +184,13 @@ int policy_evaluate(enum policy_kind kind, struct policy_state *state, const str
  */
 int policy_device_max(const struct sample *s);
 
+/* Tells the state what the knob holds as a poll begins: before the first
+ * decision, the value in effect is the one the daemon found. */
+void policy_begin(struct policy_state *state, int knob);
+
 /* Tells the state which value the regulator settled on (clamped to the limits),
  * so that the adaptive controller moves from there and cannot wind up beyond
- * the limits. */
-void policy_observe(struct policy_state *state, int value);
+ * the limits, and the top of the range that value is kept in (regulator_range). */
+void policy_observe(struct policy_state *state, int value, int top);
 
 #endif

@@ -23,15 +23,18 @@ int
 decide(const struct config *cfg, int max, int kernel_max, struct policy_state *state, struct regulator *reg,
        const struct sample *prev, const struct sample *cur, int current, struct decision *ret)
 {
-	int r;
+	int lo, hi, r;
 
 	ret->lim = decide_limits(cfg, max, kernel_max);
+	regulator_range(&ret->lim, &lo, &hi);
+	if (state)
+		policy_begin(state, current);
 	r = policy_evaluate(cfg->policy, state, prev, cur, &ret->pr);
 	if (r >= 0)
 		r = regulator_next(reg, &ret->lim, ret->pr.target, current, &ret->dec);
 	if (r < 0)
 		return r;
 	if (state)
-		policy_observe(state, ret->dec.value);
+		policy_observe(state, ret->dec.value, hi);
 	return 0;
 }

@@ -95,6 +95,19 @@ reclaim_distress(const struct sample *prev, const struct sample *cur)
 	return 100 - policy_pct(stolen, scanned);
 }
 
+/* Whether the kernel reclaimed between prev and cur: MIN_SCAN_PAGES scanned, or
+ * no way to tell (no vmstat), which leaves the formula in charge. False for the
+ * first sample. */
+static bool
+reclaimed(const struct sample *prev, const struct sample *cur)
+{
+	if (!prev)
+		return false;
+	if (!prev->has_vmstat || !cur->has_vmstat)
+		return true;
+	return delta(cur->pgscan_pages, prev->pgscan_pages) >= POLICY_MIN_SCAN_PAGES;
+}
+
 /* Pages per second from a counter's change over dt_us microseconds. */
 static uint64_t
 rate_pps(uint64_t now, uint64_t before, uint64_t dt_us)
@@ -446,6 +459,37 @@ capped:
 	r->target = clamp_int(to, 0, 200);
 }
 
+/*
+ * 2.6's swap tendency, while the kernel reclaims (include/policy.h says why it
+ * keeps the value otherwise, and holds the top). st is NULL for one decision
+ * without history (--once): the formula alone.
+ */
+static void
+tendency(struct policy_state *st, const struct sample *cur, bool reclaim, struct policy_result *r)
+{
+	int f = r->swap_tendency;
+	int now = !st ? 0 : st->has_value ? st->value : st->knob;
+
+	r->target = f;
+	if (!st) {
+		REASON("mapped %d%%/2 + distress %d + ck %d", r->mapped_ratio, r->distress, r->ck);
+		return;
+	}
+	if (st->top > 0 && f >= st->top)
+		st->top_us = cur->time_us;
+	if (!reclaim && r->distress == 0) {
+		r->target = now;
+		REASON("stay at %d: no reclaim (formula %d)", now, f);
+	} else if (st->top > 0 && now >= st->top && f < st->top && cur->time_us >= st->top_us &&
+		   cur->time_us - st->top_us < seconds_us(POLICY_TENDENCY_TOP_HOLD_S)) {
+		r->target = now;
+		REASON("hold top %d: formula %d, at the top %llu ms ago", now, f,
+		       (unsigned long long)((cur->time_us - st->top_us) / 1000));
+	} else {
+		REASON("mapped %d%%/2 + distress %d + ck %d", r->mapped_ratio, r->distress, r->ck);
+	}
+}
+
 #undef REASON
 
 int
@@ -459,10 +503,17 @@ policy_device_max(const struct sample *s)
 }
 
 void
-policy_observe(struct policy_state *state, int value)
+policy_begin(struct policy_state *state, int knob)
+{
+	state->knob = knob;
+}
+
+void
+policy_observe(struct policy_state *state, int value, int top)
 {
 	state->has_value = true;
 	state->value = value;
+	state->top = top;
 }
 
 int
@@ -504,9 +555,7 @@ policy_evaluate(enum policy_kind kind, struct policy_state *state, const struct 
 				 r.swap_centile);
 		break;
 	case POLICY_TENDENCY:
-		r.target = r.swap_tendency;
-		snprintf(r.reason, sizeof(r.reason), "mapped %d%%/2 + distress %d + ck %d", r.mapped_ratio,
-			 r.distress, r.ck);
+		tendency(state, cur, reclaimed(prev, cur), &r);
 		break;
 	case POLICY_ADAPTIVE:
 		adaptive(state ? state : &scratch, cur, has_rates, &r);

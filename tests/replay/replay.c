@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decide.h"
 #include "regulator.h"
 
 /* splitmix64 (Steele, Lea, Flood 2014): a small generator whose sequence depends only on
@@ -226,32 +227,18 @@ run(struct source *src, const struct replay_config *rc, const struct trace *phas
 	for (size_t i = 0; (rv = src->next(src, knob, syn)) > 0; i++) {
 		const struct config *c = &rc->cfg;
 		const struct sample *cur = &syn->rows[i].s;
-		struct policy_result pr;
-		struct regulator_decision dec;
-		struct regulator_limits lim;
+		struct decision d;
 		struct replay_poll *p;
 		bool timer = r.n_polls == 0 || syn->rows[i].t_ms + REPLAY_ROW_SLACK_MS >= due_ms;
 		bool wake = !timer && psi_fires(syn, i, c->psi_trigger_ms);
-		int max;
 
 		if (!timer && !wake)
 			continue;
-		/* daemon.c poll_once: resolve max, evaluate, regulate, observe, write. */
-		max = c->max == CONFIG_MAX_AUTO ? policy_device_max(cur) : c->max;
-		lim = (struct regulator_limits){
-			.min = c->min < max ? c->min : max,
-			.max = max,
-			.step = c->step,
-			.smoothing_pct = c->smoothing_pct,
-			.kernel_max = rc->kernel_max,
-		};
-		rv = policy_evaluate(c->policy, &pstate, r.n_polls ? &syn->rows[r.polls[r.n_polls - 1].row].s : NULL,
-				     cur, &pr);
-		if (rv >= 0)
-			rv = regulator_next(&reg, &lim, pr.target, knob, &dec);
+		/* daemon.c poll_once: the same decision (decide.c), then the write. */
+		rv = decide(c, decide_max(c, cur), rc->kernel_max, &pstate, &reg,
+			    r.n_polls ? &syn->rows[r.polls[r.n_polls - 1].row].s : NULL, cur, knob, &d);
 		if (rv < 0)
 			break;
-		policy_observe(&pstate, dec.value);
 		if (r.n_polls == cap) {
 			struct replay_poll *n = realloc(r.polls, (cap ? 2 * cap : 64) * sizeof(*n));
 
@@ -267,20 +254,20 @@ run(struct source *src, const struct replay_config *rc, const struct trace *phas
 			.row = i,
 			.phase = syn->rows[i].phase,
 			.t_ms = syn->rows[i].t_ms,
-			.target = pr.target,
-			.wrote = dec.verdict == REGULATOR_WRITE,
-			.active = pr.active,
+			.target = d.pr.target,
+			.wrote = d.dec.verdict == REGULATOR_WRITE,
+			.active = d.pr.active,
 			.psi_wake = wake,
 		};
-		memcpy(p->reason, pr.reason, sizeof(p->reason));
+		memcpy(p->reason, d.pr.reason, sizeof(p->reason));
 		if (p->wrote) {
-			knob = dec.value;
+			knob = d.dec.value;
 			r.writes++;
 		}
 		p->value = knob;
 		/* next_interval_ms: the busy pace after a poll that saw pressure. */
 		due_ms = syn->rows[i].t_ms +
-			 (pr.active && c->busy_interval_ms < c->interval_ms ? c->busy_interval_ms : c->interval_ms);
+			 (d.pr.active && c->busy_interval_ms < c->interval_ms ? c->busy_interval_ms : c->interval_ms);
 	}
 	if (rv < 0) {
 		replay_free(&r);

@@ -255,6 +255,74 @@ test_tendency(void **state)
 	assert_int_equal(r.distress, 0);
 }
 
+/*
+ * tendency with a memory (as the daemon runs it, through decide): the formula while
+ * the kernel reclaims or tasks stall, the value in effect otherwise (the knob found,
+ * before the first decision), and a fall from the top held TENDENCY_TOP_HOLD_S. The
+ * machine: ck 50, mapped 0, so the formula is 50 + distress; the range's top is 100.
+ */
+static void
+test_tendency_memory(void **state)
+{
+	static const struct {
+		uint64_t stall_us, scanned, stolen; /* in the second before the poll */
+		bool no_vmstat;
+		int want;
+		const char *reason;
+	} steps[] = {
+		{ 0, 0, 0, false, 60, "stay at 60: no reclaim (formula 50)" }, /* the first poll: the knob found */
+		{ 0, 0, 0, false, 60, "stay at 60: no reclaim (formula 50)" },
+		{ 0, 1000, 500, false, 100, "mapped 0%/2 + distress 50 + ck 50" },
+		{ 0, 1000, 800, false, 100, "hold top 100: formula 70, at the top 1000 ms ago" },
+		{ 0, 1000, 800, false, 100, "hold top 100: formula 70, at the top 2000 ms ago" },
+		{ 0, 1000, 800, false, 70, "mapped 0%/2 + distress 20 + ck 50" }, /* 3 s: the hold ends */
+		{ 0, 1000, 900, false, 60, "mapped 0%/2 + distress 10 + ck 50" }, /* below the top: at once */
+		{ 0, 1000, 1000, false, 50, "mapped 0%/2 + distress 0 + ck 50" }, /* easy reclaim is reclaim */
+		{ 0, 31, 0, false, 50, "stay at 50: no reclaim (formula 50)" },	  /* below SWAP_CLUSTER_MAX */
+		{ 200000, 0, 0, false, 70, "mapped 0%/2 + distress 20 + ck 50" }, /* a stall counts */
+		{ 0, 0, 0, false, 70, "stay at 70: no reclaim (formula 50)" },
+		{ 0, 0, 0, true, 50, "mapped 0%/2 + distress 0 + ck 50" }, /* no vmstat: the formula */
+		{ 0, 0, 0, false, 50, "mapped 0%/2 + distress 0 + ck 50" }, /* none the poll before either */
+		{ 0, 1000, 0, false, 150, "mapped 0%/2 + distress 100 + ck 50" }, /* kept at the top, 100 */
+		{ 0, 0, 0, false, 100, "stay at 100: no reclaim (formula 50)" }, /* no reclaim beats the hold */
+		{ 0, 1000, 1000, false, 100, "hold top 100: formula 50, at the top 2000 ms ago" },
+		{ 0, 1000, 1000, false, 50, "mapped 0%/2 + distress 0 + ck 50" },
+	};
+	struct policy_state st = { 0 };
+	struct sample prev, cur = mem(1000, 500, 0, 0, 0, 1000, 1000);
+	struct policy_result r;
+	int knob = 60;
+
+	(void)state;
+	cur.has_psi = cur.has_vmstat = true;
+	cur.time_us = 1000000;
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		if (i > 0) {
+			prev = cur;
+			cur.time_us += 1000000;
+			cur.psi.some_total_us += steps[i].stall_us;
+			cur.pgscan_pages += steps[i].scanned;
+			cur.pgsteal_pages += steps[i].stolen;
+		}
+		cur.has_vmstat = !steps[i].no_vmstat;
+		policy_begin(&st, knob);
+		assert_int_equal(policy_evaluate(POLICY_TENDENCY, &st, i > 0 ? &prev : NULL, &cur, &r), 0);
+		if (r.target != steps[i].want || strcmp(r.reason, steps[i].reason) != 0)
+			fail_msg("step %zu: %d '%s', want %d '%s'", i, r.target, r.reason, steps[i].want,
+				 steps[i].reason);
+		knob = r.target > 100 ? 100 : r.target; /* the regulator's clamp to the top */
+		policy_observe(&st, knob, 100);
+	}
+	/* Without the top (no decision yet told it): no hold. */
+	st = (struct policy_state){ .has_value = true, .value = 100 };
+	prev = cur;
+	cur.time_us += 1000000;
+	cur.pgscan_pages += 1000;
+	cur.pgsteal_pages += 1000;
+	assert_int_equal(policy_evaluate(POLICY_TENDENCY, &st, &prev, &cur, &r), 0);
+	assert_int_equal(r.target, 50);
+}
+
 static void
 test_names(void **state)
 {
@@ -336,7 +404,7 @@ kernel_poll(struct kernel *k, const struct apoll *p)
 	k->s.pgsteal_pages += (p->scan + p->out + p->file) * dt_ms / 1000;
 	assert_int_equal(policy_evaluate(POLICY_ADAPTIVE, &k->st, k->started ? &prev : NULL, &k->s, &r), 0);
 	k->started = true;
-	policy_observe(&k->st, r.target);
+	policy_observe(&k->st, r.target, 200);
 	return r;
 }
 
@@ -720,7 +788,7 @@ test_adaptive_huge_rates(void **state)
 		if (r.target != after_snap[i].want || strncmp(r.reason, after_snap[i].reason, strlen(after_snap[i].reason)))
 			fail_msg("%s: %d '%s', want %d '%s...'", after_snap[i].name, r.target, r.reason,
 				 after_snap[i].want, after_snap[i].reason);
-		policy_observe(&k.st, r.target);
+		policy_observe(&k.st, r.target, 200);
 	}
 	/* Held at 200 against swap-ins near 2^64: the share test multiplies rates of
 	 * 2^64 by each other. Swap-ins grew (2^64 - 1 against 2^62) but so did the
@@ -781,7 +849,8 @@ main(void)
 		cmocka_unit_test(test_ck_table),	    cmocka_unit_test(test_no_memtotal),
 		cmocka_unit_test(test_reason_text),	    cmocka_unit_test(test_distress_table),
 		cmocka_unit_test(test_distress_single_sample), cmocka_unit_test(test_distress_time_not_advancing),
-		cmocka_unit_test(test_tendency),	    cmocka_unit_test(test_names),
+		cmocka_unit_test(test_tendency),	    cmocka_unit_test(test_tendency_memory),
+		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_pct),	    cmocka_unit_test(test_adaptive_table),
 		cmocka_unit_test(test_adaptive_rates_without_history), cmocka_unit_test(test_adaptive_backoff),
 		cmocka_unit_test(test_adaptive_settles), cmocka_unit_test(test_device_max),
