@@ -2,6 +2,7 @@
 guest-info-*.txt, configs/*.conf, ts/ and logs/. No statistics here."""
 import csv
 import os
+import re
 
 from . import model
 
@@ -183,3 +184,46 @@ class Data:
     def ts_path(self, swap, tag):
         p = os.path.join(self.rdir, "ts", f"{swap}-{tag}.csv")
         return p if os.path.exists(p) else os.path.join(self.rdir, "ts", f"{tag}.csv")
+
+    def marks(self, swap, tag):
+        """[(name, t0, t1)] of the MARK lines of a run's log (the windows a workload measured,
+        CLOCK_BOOTTIME seconds as ts/ and runs.csv); [] without a log or MARK lines."""
+        out, log = [], self.log_path(swap, tag)
+        if os.path.exists(log):
+            with open(log) as f:
+                for line in f:
+                    m = re.match(r"MARK (\S+) ([0-9.]+) ([0-9.]+)", line)
+                    if m:
+                        out.append((m.group(1), float(m.group(2)), float(m.group(3))))
+        return out
+
+    def knob_in_window(self, swap, wl, setting, mark=None):
+        """The values vm.swappiness held in the time series (ts/, one sample a second) while a
+        workload was measured, pooled over the setting's runs that count (exited 0 or killed at
+        the time limit): in the window of the MARK line named mark, or from the run's t0 to t1
+        (runs.csv) without one. The number of runs behind them is the second value."""
+        values, n = [], 0
+        for r in self.runs_of(swap, wl, setting):
+            if r["rc"] != "0" and not self.timed_out(r):
+                continue
+            tag = f"{wl}-{setting}-{r['rep']}"
+            if mark:
+                win = [(a, b) for name, a, b in self.marks(swap, tag) if name == mark]
+            else:
+                t0, t1 = fnum(r.get("t0")), fnum(r.get("t1"))
+                win = [(t0, t1)] if t0 is not None and t1 is not None else []
+            rows = read_csv(self.ts_path(swap, tag))
+            if not win or not rows:
+                continue
+            n += 1
+            for row in rows:
+                t, v = fnum(row.get("t")), fnum(row.get("swappiness"))
+                if t is not None and v is not None and any(a <= t <= b for a, b in win):
+                    values.append(v)
+        return values, n
+
+    def daemon_max(self, swap, setting):
+        """The top a daemon setting ran with on a swap mode, as the daemon read its file there
+        (guest-info's config_SETTING, "policy=tendency max=100"); None if not recorded."""
+        m = re.search(r"\bmax=([0-9]+)", self.guest.get(swap, {}).get(f"config_{setting}", ""))
+        return int(m.group(1)) if m else None

@@ -2,7 +2,6 @@
 of every setting's ratio to the best static value, and time series of the daemon at work.
 Data files go to a temporary directory, never next to the results."""
 import os
-import re
 import subprocess
 import sys
 
@@ -118,15 +117,10 @@ def ts(data, swap, wl, setting, pdir, tmp):
     dat = os.path.join(tmp, f"ts-{swap}-{tag}.dat")
     _ts_dat(rows, t0, dat)
     marks = ""
-    log = data.log_path(swap, tag)
-    if os.path.exists(log):
-        with open(log) as f:
-            for line in f:
-                mm = re.match(r"MARK (\S+) ([0-9.]+) ([0-9.]+)", line)
-                if mm:
-                    x = float(mm.group(2)) - t0
-                    marks += (f'set arrow from {x:.1f}, graph 0 to {x:.1f}, graph 1 nohead dt 2 lc rgb "gray"\n'
-                              f'set label "{mm.group(1)}" at {x:.1f}, graph 0.95 offset 0.5,0 font ",8"\n')
+    for mark, a, _ in data.marks(swap, tag):
+        x = a - t0
+        marks += (f'set arrow from {x:.1f}, graph 0 to {x:.1f}, graph 1 nohead dt 2 lc rgb "gray"\n'
+                  f'set label "{mark}" at {x:.1f}, graph 0.95 offset 0.5,0 font ",8"\n')
     name = f"ts-{swap}-{tag}.png"
     ok = gnuplot(f"""{TERM.format(w=800, h=640)}
 set output "{os.path.join(pdir, name)}"
