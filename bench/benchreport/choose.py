@@ -42,7 +42,8 @@ def choose_default(rows, policy_of):
     return policy_of[best], geo
 
 
-Check = namedtuple("Check", "swap target met detail")
+# key: the target's letter in RESULTS.md (a-d); workloads: those that miss it.
+Check = namedtuple("Check", "swap target met detail key workloads", defaults=("", ()))
 
 
 def _ci(r):
@@ -60,17 +61,17 @@ def check_targets(rows, rows60, setting):
             continue
         over = [w for w in wls if mine[w]["ratio"] > model.TARGET_RATIO_MAX]
         out.append(Check(swap, f"ratio at most {model.TARGET_RATIO_MAX:.2f} on every workload", not over,
-                         ", ".join(f"{w} {_ci(mine[w])}" for w in over) if over else "met"))
+                         ", ".join(f"{w} {_ci(mine[w])}" for w in over) if over else "met", "a", tuple(over)))
         g = mine.get(GEOMEAN)
         if g is not None:
             ok = g["ratio"] <= model.TARGET_GEOMEAN_MAX
             out.append(Check(swap, f"geometric mean at most {model.TARGET_GEOMEAN_MAX:.2f}", ok,
-                             _ci(g)))
+                             _ci(g), "b"))
         p = mine.get("phased")
         if p is not None:
             ok = p["high"] is not None and p["high"] < model.TARGET_PHASED_HIGH_BELOW
             out.append(Check(swap, f"phased: interval below {model.TARGET_PHASED_HIGH_BELOW:.2f} (better than every "
-                             "static value)", ok, _ci(p)))
+                             "static value)", ok, _ci(p), "c", () if ok else ("phased",)))
         out.append(_check_vs60(rows, rows60, swap, setting, wls))
     return out
 
@@ -84,4 +85,4 @@ def _check_vs60(rows, rows60, swap, setting, wls):
         f"{w} (at {_ci(m60[w]) if w in m60 else 'n/a'} of static 60; the best static value is at "
         f"{text.fmt_ratio(1 / s60[w]['ratio']) if s60[w]['ratio'] else 'n/a'})" for w in miss))
     return Check(swap, f"at most {model.TARGET_VS_60_MAX:.2f} of static 60 where 60 is not the best static value "
-                 f"({', '.join(where) or 'nowhere'})", not miss, detail)
+                 f"({', '.join(where) or 'nowhere'})", not miss, detail, "d", tuple(miss))

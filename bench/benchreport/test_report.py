@@ -1,13 +1,13 @@
 """Unit tests of bench/report.py's pure parts (run by tests/bench-report.sh, that is `make
 check-bench-report`): the default's choice, the target checks, the statistics, targets.csv,
-number formatting and the loading of raw results."""
+number formatting, the loading of raw results and why a target is missed."""
 import math
 import os
 import random
 import tempfile
 import unittest
 
-from benchreport import choose, load, model, stats, synth, targets, text
+from benchreport import choose, load, model, stats, synth, targets, text, why
 
 
 def row(swap, wl, setting, ratio, low=None, high=None):
@@ -235,6 +235,62 @@ class Load(unittest.TestCase):
             self.assertEqual(data.values("disk", "responsiveness", "0", "probe_p99_ms"), [2940.0, 3000.0, 3060.0])
             self.assertEqual(data.values("disk", "responsiveness", "0", "dirtier_written_mib"), [392.0, 400.0])
             self.assertEqual(data.policy_of(), POLICIES)
+
+
+class Why(unittest.TestCase):
+    def test_best_static_value_above_the_top(self):
+        # Disk swap: max = auto made the top 100, the best static value is 200.
+        self.assertEqual(why.bands([100, 100, 90, 29], 100, 200),
+                         [why.Band(100, 100, 0.5), why.Band(0, 99, 0.5)])
+
+    def test_best_static_value_below_the_top(self):
+        self.assertEqual(why.bands([100, 87, 60, 30], 100, 60),
+                         [why.Band(100, 100, 0.25), why.Band(61, 99, 0.25), why.Band(0, 60, 0.5)])
+
+    def test_a_band_never_reached_is_said_where_the_best_static_value_is(self):
+        # zram: the top is 200 and so is the best static value; the knob never got there.
+        self.assertEqual(why.bands([97, 150], 200, 200), [why.Band(200, 200, 0.0), why.Band(0, 199, 1.0)])
+        # ... but an empty band elsewhere is left out.
+        self.assertEqual(why.bands([150, 30], 200, 60), [why.Band(61, 199, 0.5), why.Band(0, 60, 0.5)])
+
+    def test_values_above_the_top_and_no_top(self):
+        self.assertEqual(why.bands([60, 100], 100, 200), [why.Band(100, 100, 0.5), why.Band(0, 99, 0.5)])
+        self.assertEqual(why.bands([150, 100], 100, 200)[0], why.Band(101, 200, 0.5))
+        self.assertEqual(why.bands([150, 10], None, 60), [why.Band(61, 200, 0.5), why.Band(0, 60, 0.5)])
+        self.assertEqual(why.bands([], 100, 200), [])
+
+    def test_the_worse_part_sets_the_figure(self):
+        parts = {"phase1_s": stats.Ratio(1.12, 1.07, 1.13, None), "phase2_work_s": stats.Ratio(1.0, 0.99, 1.01, None)}
+        self.assertEqual(why.worst(parts), "phase1_s")
+        self.assertIsNone(why.worst({"phase1_s": None, "phase2_work_s": parts["phase2_work_s"]}))
+
+    def test_against_each_static_value_replicate_by_replicate(self):
+        head = {"default": stats.Ratio(1.12, 1.0, 1.2, [1.0, 1.1, 1.2], 3),
+                "60": stats.Ratio(1.95, 1.8, 3.0, [2.0, 1.8, 3.0], 3),
+                "200": stats.Ratio(2.97, 2.7, 3.0, [3.0, 2.7, 2.9], 3), "100": None}
+        vs = why.versus_statics(head, "default", ["60", "200", "100"])
+        self.assertEqual(set(vs), {"60", "200"})
+        self.assertAlmostEqual(vs["60"].ratio, 1.12 / 1.95)
+        for a, b in zip(vs["60"].reps, [0.5, 1.1 / 1.8, 0.4]):
+            self.assertAlmostEqual(a, b)
+        self.assertTrue(why.better_than_every(vs))
+        # As (c) is defined, against the best static value of each phase, 1.12 misses; against
+        # each static value as a whole it is met. One static value not beaten: not met.
+        head["60"] = stats.Ratio(1.01, 0.9, 1.4, [1.0, 1.2, 0.9], 3)
+        self.assertFalse(why.better_than_every(why.versus_statics(head, "default", ["60", "200"])))
+        self.assertEqual(why.versus_statics(head, "ck", ["60"]), {})
+        self.assertFalse(why.better_than_every({}))
+
+    def test_the_workloads_each_missed_target_names(self):
+        rows = CheckTargets().rows(1.0, 1.01)
+        rows[1]["ratio"] = 1.06
+        rows60 = [row("disk", "phased", "daemon default", 0.85, 0.8, 0.9)]
+        cs = choose.check_targets(rows, rows60, "daemon default")
+        self.assertEqual([c.key for c in cs], ["a", "b", "c", "d"])
+        self.assertEqual(why.misses(cs), {"dirtier": ["a"], "phased": ["c", "d"]})
+        self.assertEqual(why.misses(choose.check_targets(CheckTargets().rows(0.99, 1.0),
+                                                         [row("disk", "phased", "daemon default", 0.7, 0.6, 0.8)],
+                                                         "daemon default")), {})
 
 
 if __name__ == "__main__":

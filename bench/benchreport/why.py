@@ -1,0 +1,77 @@
+"""Why a daemon setting misses a target, in numbers the report already has: where the daemon
+held vm.swappiness while a workload was measured, against the best static value there
+(bands); which part of a figure sets it (worst); phased against each static value as a whole,
+the comparison the words of target (c) ask for (versus_statics); and the workloads each
+missed target names (misses). Pure: no files, no text."""
+from collections import namedtuple
+
+from . import model
+from . import stats
+
+# vm.swappiness's range since Linux 5.8.
+KNOB_MAX = 200
+
+# Knob values low..high (inclusive) and the share of the samples in them.
+Band = namedtuple("Band", "low high share")
+
+
+def bands(values, top, best):
+    """The shares of values (the knob, one sample a second) at the daemon's top, between the
+    best static value and the top, and at or below the best static value; when the best static
+    value is at the top or out of its reach, at the top and below it. Values above the top
+    (before the daemon wrote) get a band of their own; without a known top (None), above the
+    best static value and at or below it. A band without a sample is left out unless it holds
+    the best static value (or the top, with the best static value above it): that the daemon
+    never got there is the point. [] without values."""
+    if not values:
+        return []
+    if top is None:
+        edges = [(best + 1, KNOB_MAX), (0, best)]
+    else:
+        edges = [(top, top), (best + 1, top - 1), (0, best)] if best < top else [(top, top), (0, top - 1)]
+        if any(v > top for v in values):
+            edges.insert(0, (top + 1, KNOB_MAX))
+    goal = best if top is None else min(best, top)
+    out = []
+    for lo, hi in edges:
+        share = sum(1 for v in values if lo <= v <= hi) / len(values)
+        if lo <= hi and (share or lo <= goal <= hi):
+            out.append(Band(lo, hi, share))
+    return out
+
+
+def worst(parts):
+    """The name of the part with the highest ratio (phased: the phase that sets the headline,
+    the worse of the two; the first on a tie); None if any part is missing."""
+    if not parts or any(r is None for r in parts.values()):
+        return None
+    return max(parts, key=lambda k: parts[k].ratio)
+
+
+def versus_statics(head, setting, statics):
+    """{static: Ratio}: the setting's headline figure over each static value's own (head:
+    setting -> Ratio of one swap mode and workload), replicate by replicate as the headline
+    is: both figures hold the same references (phased: the best static value of each phase)
+    resampled with the same draws. Static values without a figure are left out; {} without
+    the setting's."""
+    mine = head.get(setting)
+    if mine is None:
+        return {}
+    return {s: stats.combine([mine, head[s]], lambda x: stats.div(x[0], x[1]))
+            for s in statics if head.get(s) is not None}
+
+
+def better_than_every(vs):
+    """Whether every ratio of versus_statics() has an interval below target (c)'s bound."""
+    return bool(vs) and all(r.high is not None and r.high < model.TARGET_PHASED_HIGH_BELOW for r in vs.values())
+
+
+def misses(checks):
+    """{workload: [keys of the targets it misses]} from choose.check_targets' list for one swap
+    mode, in the order the checks name them."""
+    out = {}
+    for c in checks:
+        if not c.met:
+            for w in c.workloads:
+                out.setdefault(w, []).append(c.key)
+    return out
