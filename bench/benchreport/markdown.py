@@ -7,6 +7,7 @@ import statistics
 from . import model
 from . import stats
 from . import text
+from . import why
 from .targets import GEOMEAN
 from .text import fmt, fmt_ci, fmt_cv, fmt_ratio, verdict_words
 
@@ -191,6 +192,153 @@ def targets_section(data, rows, choice, geo, checks):
                    "[results/default-policy.txt](results/default-policy.txt).\n")
     else:
         out.append("No default policy chosen: no policy configuration was measured on every workload and swap mode.\n")
+    return out
+
+
+def _band_words(b, top, best, topwhy):
+    share = f"{b.share:.0%}"
+    if b.low == b.high == top:
+        return f"at {top} (its top{topwhy}) {share}"
+    if b.low == b.high:
+        return f"at {b.low} {share}"
+    if b.low == 0:
+        return f"at or below {best} {share}" if b.high == best else f"below {b.high + 1} {share}"
+    if b.high == why.KNOB_MAX:
+        return f"above {b.low - 1} {share}"
+    return f"at {b.low}-{b.high} {share}"
+
+
+def _knob_line(data, t, swap, wl, setting, first):
+    """Where the setting held the knob in the window of one figure (table t), against the best
+    static value of that figure, and whether it had values (first: say where the top comes
+    from); None without a static best."""
+    if not model.is_static(t.best):
+        return None
+    best, top = int(t.best), data.daemon_max(swap, setting)
+    name = _phase_name(t) if wl == "phased" else "the run"
+    values, n = data.knob_in_window(swap, wl, setting, model.MARKS.get(t.metric.name))
+    if not values:
+        return f"{name}: no time series of the knob", False
+    auto = text.ini_settings(data.configs.get(data.config_file(setting), "")).get(("limits", "max"), "auto") == "auto"
+    topwhy = (f": max = auto on {model.SWAP_TITLES.get(swap, swap)}" if auto else f": max = {top}") if first else ""
+    reach = (", above the daemon's top" if top is not None and best > top else
+             ", the daemon's top" if best == top else "")
+    return (f"{name}: the knob " + ", ".join(_band_words(b, top, best, topwhy) for b in why.bands(values, top, best))
+            + f" of the seconds (median {fmt(statistics.median(values))}; {len(values)} s over {n} runs); the best "
+            f"static value for {name if wl == 'phased' else wl} is {best}{reach}", True)
+
+
+def _noise(r, bound, n):
+    """The sentence for a missed figure (a targets.csv row) whose interval includes bound."""
+    if r is None or r["low"] is None or not r["low"] <= bound <= r["high"]:
+        return ""
+    return f" Its interval includes {fmt_ratio(bound)}: with these {n} repetitions the miss is not distinguishable from noise."
+
+
+def _phase_name(t):
+    return t.metric.label.split(":")[0]
+
+
+def _phases(tables, setting, vs60=False):
+    """', set by phase 1 (...; phase 2 ...)': which phase of phased sets the setting's figure
+    against the best static values (vs60: against static 60), and the other phase's figure."""
+    ts = [tables[m] for m in model.PHASES if m in tables]
+    pick = (lambda t: t.vs60[setting]) if vs60 else (lambda t: t.vs_best[setting])
+    w = why.worst({t.metric.name: pick(t) for t in ts}) if len(ts) == len(model.PHASES) else None
+    if w is None:
+        return ""
+    if vs60:
+        return f", set by {_phase_name(tables[w])}"
+    other = next(t for t in ts if t.metric.name != w)
+    return (f", set by {_phase_name(tables[w])}, {fmt_ci(*pick(tables[w])[:3])} of static {tables[w].best} "
+            f"({_phase_name(other)}: {fmt_ci(*pick(other)[:3])} of static {other.best})")
+
+
+def _literal_c(data, res, swap, setting, r):
+    """Target (c) as issue 13 defines it, beside the comparison its words ask for: better than
+    every static value, each one's phased figure taken as a whole."""
+    tables = {t.metric.name: t for t in res.tables.get((swap, "phased"), [])}
+    refs = " and ".join(f"static {tables[m].best} in {_phase_name(tables[m])}" for m in model.PHASES if m in tables)
+    out = (f"(c) as issue 13 defines it holds each phase to its own best static value, so it is below 1 only if the "
+           f"default beats {refs} at once: **missed** at {fmt_ci(r['ratio'], r['low'], r['high'])}.")
+    head = {s: res.head.get((swap, "phased", s)) for s in data.settings}
+    vs = why.versus_statics(head, setting, data.statics)
+    if not vs:
+        return out
+    order = sorted(vs, key=lambda s: head[s].ratio)
+    said = [f"against the best static value as a whole (static {order[0]}: {fmt_ratio(head[order[0]].ratio)}) the "
+            f"default is {fmt_ci(*vs[order[0]][:3])}"]
+    said += [f"against static {s} ({fmt_ratio(head[s].ratio)}) {fmt_ci(*vs[s][:3])}" for s in order[1:]]
+    if why.better_than_every(vs):
+        verdict = "better than every static value, **met**"
+    else:
+        reps = data.host.get("reps", "?")
+        words = {"worse": "worse than static {}",
+                 "same": f"against static {{}} the interval includes 1, not distinguishable from noise with these {reps} "
+                         "repetitions"}
+        verdict = "**missed** too: " + ", ".join(
+            words.get(stats.verdict(vs[s]), "no interval against static {} (too few runs)").format(s)
+            for s in order if stats.verdict(vs[s]) != "better")
+    return (out + " Better than every static value, as its words say, compares the default's figure with each static "
+            "value's own (the worse of its phases against the same references, replicate by replicate): "
+            + "; ".join(said) + f": {verdict}.")
+
+
+def why_section(data, res, rows, rows60, checks, setting="default"):
+    """Why the setting misses the targets it misses, per swap mode and workload: the figure, and
+    where its interval includes 1 (or (d)'s bound) that the miss is not told from noise; on
+    phased the phase that sets it; where the daemon held the knob while each figure was
+    measured; and for (c) the comparison with each static value as a whole beside it."""
+    lbl = model.label(setting)
+    if not checks.get(lbl):
+        return []
+
+    def get(rr, swap, wl, s=lbl):
+        return next((r for r in rr if r["swap"] == swap and r["workload"] == wl and r["setting"] == s), None)
+
+    reps = data.host.get("reps", "?")
+    out = ["### Why the default misses\n",
+           f"For `{lbl}`, from the raw results: each missed figure and, on phased, the phase that sets it; and where "
+           "the daemon held vm.swappiness while the figure was measured (ts/, one sample a second, pooled over the runs; "
+           "phased: each phase's MARK window in logs/, the other workloads: the run, t0 to t1 of runs.csv), against the "
+           "best static value of that figure.\n"]
+    for swap in data.swaps:
+        cs = [c for c in checks[lbl] if c.swap == swap]
+        miss = why.misses(cs)
+        geo = next((c for c in cs if c.key == "b" and not c.met), None)
+        if not miss and not geo:
+            continue
+        out.append(f"**{model.SWAP_TITLES.get(swap, swap)}** (the daemon read its file there as: "
+                   f"{data.guest.get(swap, {}).get(f'config_{setting}') or '?'})\n")
+        first = True
+        for wl, keys in miss.items():
+            r, r60 = get(rows, swap, wl), get(rows60, swap, wl)
+            tables = {t.metric.name: t for t in res.tables.get((swap, wl), [])}
+            said = []
+            vs_best = [k for k in keys if k in ("a", "c")]
+            if vs_best and r:
+                said.append(" and ".join(f"({k})" for k in vs_best) + f" at {fmt_ci(r['ratio'], r['low'], r['high'])} "
+                            "of the best static value" + (_phases(tables, setting) if wl == "phased" else "") + "."
+                            + _noise(r, 1.0, reps))
+            if "d" in keys and r60:
+                s60 = get(rows, swap, wl, "static " + model.KERNEL_DEFAULT)
+                said.append(f"(d) at {fmt_ci(r60['ratio'], r60['low'], r60['high'])} of static {model.KERNEL_DEFAULT}"
+                            + (_phases(tables, setting, vs60=True) if wl == "phased" else "")
+                            + (f", where the best static value is at {fmt_ratio(1 / s60['ratio'])} of it"
+                               if s60 and s60["ratio"] else "") + "." + _noise(r60, model.TARGET_VS_60_MAX, reps))
+            out.append(f"- **{wl}** misses " + " It misses ".join(said))
+            for m in (model.PHASES if wl == "phased" else (model.headline(wl).name,)):
+                k = _knob_line(data, tables[m], swap, wl, setting, first) if m in tables else None
+                if k:
+                    out.append(f"  - {k[0]}.")
+                    first = first and not k[1]
+            if "c" in keys and r:
+                out.append("  - " + _literal_c(data, res, swap, setting, r))
+        if geo:
+            above = [w for w in data.workloads if ((get(rows, swap, w) or {}).get("ratio") or 0) > model.TARGET_GEOMEAN_MAX]
+            out.append(f"- the geometric mean misses (b) at {geo.detail}; the workloads above "
+                       f"{fmt_ratio(model.TARGET_GEOMEAN_MAX)}: {', '.join(above) or 'none'}.")
+        out.append("")
     return out
 
 
@@ -436,7 +584,8 @@ def results_md(data, res, rows, rows60, choice, geo, checks, claims, plots):
     if plots.get("summary"):
         out.append(f"![every setting against the best static value](plots/{plots['summary']})\n")
     out += what_ran(data) + configs_section(data) + method(data)
-    out += targets_section(data, rows, choice, geo, checks) + claims_section(claims)
+    out += targets_section(data, rows, choice, geo, checks) + why_section(data, res, rows, rows60, checks)
+    out += claims_section(claims)
     out += workload_sections(data, res, plots.get("bars", {}))
     out += reps_section(data, res) + time_section(data) + ts_section(plots.get("ts", []))
     out += cost_section(data) + problems(data)

@@ -36,6 +36,9 @@ METRICS = {
     ],
 }
 PHASES = ("phase1_s", "phase2_work_s")
+# The window of each phase's figure: its MARK line in the run's log (bench/wl-phased.sh). The
+# other workloads mark none; their window is the run, t0 to t1 of runs.csv.
+MARKS = {"phase1_s": "phase1", "phase2_work_s": "phase2"}
 # Metrics a run killed at the time limit still reports, over what it measured until then (the
 # probe prints its percentiles on SIGTERM): left out, the worst runs of a setting would vanish.
 UNTIL_TIMEOUT = {"probe_p99_ms", "probe_p50_ms", "probe_max_ms", "probe_n"}
