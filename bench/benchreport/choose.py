@@ -42,8 +42,9 @@ def choose_default(rows, policy_of):
     return policy_of[best], geo
 
 
-# key: the target's letter in RESULTS.md (a-d); workloads: those that miss it.
-Check = namedtuple("Check", "swap target met detail key workloads", defaults=("", ()))
+# key: the target's letter in RESULTS.md (a-d); workloads: those that miss it; among: those it
+# holds on (b, the geometric mean: none of its own).
+Check = namedtuple("Check", "swap target met detail key workloads among", defaults=("", (), ()))
 
 
 def _ci(r):
@@ -61,7 +62,8 @@ def check_targets(rows, rows60, setting):
             continue
         over = [w for w in wls if mine[w]["ratio"] > model.TARGET_RATIO_MAX]
         out.append(Check(swap, f"ratio at most {model.TARGET_RATIO_MAX:.2f} on every workload", not over,
-                         ", ".join(f"{w} {_ci(mine[w])}" for w in over) if over else "met", "a", tuple(over)))
+                         ", ".join(f"{w} {_ci(mine[w])}" for w in over) if over else "met", "a", tuple(over),
+                         tuple(wls)))
         g = mine.get(GEOMEAN)
         if g is not None:
             ok = g["ratio"] <= model.TARGET_GEOMEAN_MAX
@@ -71,7 +73,7 @@ def check_targets(rows, rows60, setting):
         if p is not None:
             ok = p["high"] is not None and p["high"] < model.TARGET_PHASED_HIGH_BELOW
             out.append(Check(swap, f"phased: interval below {model.TARGET_PHASED_HIGH_BELOW:.2f} (better than every "
-                             "static value)", ok, _ci(p), "c", () if ok else ("phased",)))
+                             "static value)", ok, _ci(p), "c", () if ok else ("phased",), ("phased",)))
         out.append(_check_vs60(rows, rows60, swap, setting, wls))
     return out
 
@@ -85,4 +87,4 @@ def _check_vs60(rows, rows60, swap, setting, wls):
         f"{w} (at {_ci(m60[w]) if w in m60 else 'n/a'} of static 60; the best static value is at "
         f"{text.fmt_ratio(1 / s60[w]['ratio']) if s60[w]['ratio'] else 'n/a'})" for w in miss))
     return Check(swap, f"at most {model.TARGET_VS_60_MAX:.2f} of static 60 where 60 is not the best static value "
-                 f"({', '.join(where) or 'nowhere'})", not miss, detail, "d", tuple(miss))
+                 f"({', '.join(where) or 'nowhere'})", not miss, detail, "d", tuple(miss), tuple(where))

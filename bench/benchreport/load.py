@@ -5,6 +5,7 @@ import os
 import re
 
 from . import model
+from . import text
 
 
 def read_csv(path):
@@ -227,3 +228,9 @@ class Data:
         (guest-info's config_SETTING, "policy=tendency max=100"); None if not recorded."""
         m = re.search(r"\bmax=([0-9]+)", self.guest.get(swap, {}).get(f"config_{setting}", ""))
         return int(m.group(1)) if m else None
+
+    def max_is_auto(self, setting):
+        """Whether a daemon setting's file leaves [limits] max at auto (the top then depends on
+        the swap mode: daemon_max)."""
+        conf = text.ini_settings(self.configs.get(self.config_file(setting), ""))
+        return conf.get(("limits", "max"), "auto") == "auto"

@@ -215,12 +215,12 @@ def _knob_line(data, t, swap, wl, setting, first):
     if not model.is_static(t.best):
         return None
     best, top = int(t.best), data.daemon_max(swap, setting)
-    name = _phase_name(t) if wl == "phased" else "the run"
+    name = phase_name(t) if wl == "phased" else "the run"
     values, n = data.knob_in_window(swap, wl, setting, model.MARKS.get(t.metric.name))
     if not values:
         return f"{name}: no time series of the knob", False
-    auto = text.ini_settings(data.configs.get(data.config_file(setting), "")).get(("limits", "max"), "auto") == "auto"
-    topwhy = (f": max = auto on {model.SWAP_TITLES.get(swap, swap)}" if auto else f": max = {top}") if first else ""
+    topwhy = ((f": max = auto on {model.SWAP_TITLES.get(swap, swap)}" if data.max_is_auto(setting) else f": max = {top}")
+              if first else "")
     reach = (", above the daemon's top" if top is not None and best > top else
              ", the daemon's top" if best == top else "")
     return (f"{name}: the knob " + ", ".join(_band_words(b, top, best, topwhy) for b in why.bands(values, top, best))
@@ -230,12 +230,13 @@ def _knob_line(data, t, swap, wl, setting, first):
 
 def _noise(r, bound, n):
     """The sentence for a missed figure (a targets.csv row) whose interval includes bound."""
-    if r is None or r["low"] is None or not r["low"] <= bound <= r["high"]:
+    if r is None or not why.within_noise(r["low"], r["high"], bound):
         return ""
     return f" Its interval includes {fmt_ratio(bound)}: with these {n} repetitions the miss is not distinguishable from noise."
 
 
-def _phase_name(t):
+def phase_name(t):
+    """'phase 1' or 'phase 2': the phase of phased whose figure table t holds."""
     return t.metric.label.split(":")[0]
 
 
@@ -248,17 +249,17 @@ def _phases(tables, setting, vs60=False):
     if w is None:
         return ""
     if vs60:
-        return f", set by {_phase_name(tables[w])}"
+        return f", set by {phase_name(tables[w])}"
     other = next(t for t in ts if t.metric.name != w)
-    return (f", set by {_phase_name(tables[w])}, {fmt_ci(*pick(tables[w])[:3])} of static {tables[w].best} "
-            f"({_phase_name(other)}: {fmt_ci(*pick(other)[:3])} of static {other.best})")
+    return (f", set by {phase_name(tables[w])}, {fmt_ci(*pick(tables[w])[:3])} of static {tables[w].best} "
+            f"({phase_name(other)}: {fmt_ci(*pick(other)[:3])} of static {other.best})")
 
 
 def _literal_c(data, res, swap, setting, r):
     """Target (c) as issue 13 defines it, beside the comparison its words ask for: better than
     every static value, each one's phased figure taken as a whole."""
     tables = {t.metric.name: t for t in res.tables.get((swap, "phased"), [])}
-    refs = " and ".join(f"static {tables[m].best} in {_phase_name(tables[m])}" for m in model.PHASES if m in tables)
+    refs = " and ".join(f"static {tables[m].best} in {phase_name(tables[m])}" for m in model.PHASES if m in tables)
     out = (f"(c) as issue 13 defines it holds each phase to its own best static value, so it is below 1 only if the "
            f"default beats {refs} at once: **missed** at {fmt_ci(r['ratio'], r['low'], r['high'])}.")
     head = {s: res.head.get((swap, "phased", s)) for s in data.settings}

@@ -102,6 +102,11 @@ class CheckTargets(unittest.TestCase):
         self.assertIn("dirtier 1.06 [1.00-1.10]", cs[0].detail)
         self.assertIn("phased (at 0.85 [0.80-0.90] of static 60; the best static value is at 0.67)", cs[3].detail)
 
+    def test_each_target_names_the_workloads_it_holds_on(self):
+        cs = choose.check_targets(self.rows(0.99, 1.0), [], "daemon default")
+        # (d) holds where 60 is not the best static value: on phased only; (b) on the mean.
+        self.assertEqual([c.among for c in cs], [("phased", "dirtier"), (), ("phased",), ("phased",)])
+
     def test_no_interval_on_phased_is_no_pass(self):
         rows = self.rows(None, 1.0)
         rows[0]["low"] = None
@@ -280,6 +285,12 @@ class Why(unittest.TestCase):
         self.assertFalse(why.better_than_every(why.versus_statics(head, "default", ["60", "200"])))
         self.assertEqual(why.versus_statics(head, "ck", ["60"]), {})
         self.assertFalse(why.better_than_every({}))
+
+    def test_a_bound_inside_the_interval_is_noise(self):
+        self.assertTrue(why.within_noise(0.79, 1.38, 1.05))
+        self.assertTrue(why.within_noise(0.8, 0.9, 0.8))
+        self.assertFalse(why.within_noise(1.07, 1.13, 1.05))
+        self.assertFalse(why.within_noise(None, None, 1.0))
 
     def test_the_workloads_each_missed_target_names(self):
         rows = CheckTargets().rows(1.0, 1.01)

@@ -66,6 +66,12 @@ def better_than_every(vs):
     return bool(vs) and all(r.high is not None and r.high < model.TARGET_PHASED_HIGH_BELOW for r in vs.values())
 
 
+def within_noise(low, high, bound):
+    """Whether an interval (low, high) includes a target's bound: then, with these repetitions,
+    whether the target is met cannot be told from noise. False without an interval."""
+    return low is not None and high is not None and low <= bound <= high
+
+
 def misses(checks):
     """{workload: [keys of the targets it misses]} from choose.check_targets' list for one swap
     mode, in the order the checks name them."""
