@@ -5,9 +5,9 @@ import os
 BEGIN, END = "<!-- bench:begin -->", "<!-- bench:end -->"
 
 
-def block(data, headline_lines, summary_png, plots_rel):
+def block(data, headline_lines, summary_png, plots_rel, goal_lines=()):
     """The lines between the markers: where the figures come from, the plain-words headline,
-    the summary plot."""
+    how the shipped default does against its goals (goals.lines), the summary plot."""
     h = data.host
     redone = [x.split("@") for x in h.get("redone", "").split() if "@" in x]
     again = "".join(f"; {w.split('/')[-1]} on {w.split('/')[0]} swap measured again on {t[:10]}" for w, t in redone)
@@ -17,6 +17,7 @@ def block(data, headline_lines, summary_png, plots_rel):
            f"{' and '.join(data.swaps)}); [bench/RESULTS.md](bench/RESULTS.md) has every workload, setting and "
            "interval.", ""]
     out += headline_lines
+    out += goal_lines
     if summary_png:
         out += [f"![Every setting against the best fixed value per workload; static 60 and the shipped default drawn large]"
                 f"({plots_rel}/{summary_png})", ""]
