@@ -46,9 +46,10 @@ else
 	echo "not ok - integration suite under valgrind:"
 	grep -v '^ok' "$LOGS/integration.out" || true
 fi
-# No allocation per poll: the heap allocations of a run of ~25 polls and of one
-# of ~75 polls must be the same number (fake files in a private namespace).
-allocs() { # allocs SECONDS: total allocations of a daemon run that long
+# No allocation per poll: the heap allocations of a run of 20 polls and of one of
+# 80 polls must be the same number (fake files in a private namespace). Counted in
+# polls, not seconds: valgrind can take seconds to start on a busy machine.
+allocs() { # allocs POLLS: total allocations of a daemon run until it has polled that often
 	unshare --mount --propagation private bash -c '
 		set -e
 		W=$(mktemp -d)
@@ -56,20 +57,27 @@ allocs() { # allocs SECONDS: total allocations of a daemon run that long
 		mount --bind "$W/k" /proc/sys/vm/swappiness
 		mount -t tmpfs tmpfs /run
 		printf "[daemon]\ninterval_ms = 100\n" >"$W/c"
-		valgrind --log-file="$W/vg" "$0" --foreground --dry-run -c "$W/c" 2>/dev/null &
-		sleep "$1"; kill -TERM $!; wait $! || true
+		valgrind --log-file="$W/vg" "$0" --foreground --dry-run -v -c "$W/c" 2>"$W/log" &
+		pid=$!
+		# -v logs one record per poll, each naming the swappiness; 10 minutes at most.
+		i=0
+		while [ "$(grep -c swappiness "$W/log")" -lt "$1" ]; do
+			kill -0 $pid
+			i=$((i + 1)); [ $i -lt 6000 ]
+			sleep 0.1
+		done
+		kill -TERM $pid; wait $pid || true
 		sed -n "s/.*total heap usage: \([0-9,]*\) allocs.*/\1/p" "$W/vg" | tr -d ,
 		umount /proc/sys/vm/swappiness /run; rm -rf "$W"' "$BIN" "$1"
 }
-# Long enough that valgrind has started and polled on a busy machine.
-short=$(allocs 6)
-long=$(allocs 14)
+short=$(allocs 20)
+long=$(allocs 80)
 if [ -n "$short" ] && [ "$short" = "$long" ]; then
 	pass=$((pass + 1))
-	echo "ok - no allocation per poll ($short allocations in 6 s and in 14 s of polling)"
+	echo "ok - no allocation per poll ($short allocations after 20 polls and after 80)"
 else
 	fail=$((fail + 1))
-	echo "not ok - allocations grow with polls: '$short' in 6 s, '$long' in 14 s"
+	echo "not ok - allocations grow with polls: '$short' after 20 polls, '$long' after 80"
 fi
 
 # 10,000 polls under valgrind on fake files, the values changing now and then:
