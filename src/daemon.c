@@ -228,6 +228,11 @@ act(struct daemon *d, const struct decision *dn, int current)
 	if (dec->verdict != REGULATOR_WRITE) {
 		journal_decision(LOG_DEBUG, MSGID_DECISION, &jd, "swappiness stays %d (%s: %s; %s)", current, pname,
 				 pr->reason, regulator_verdict_name(dec->verdict));
+		/* systemctl status shows the reason of the last decision, not of the last write
+		 * (tendency keeps the value without reclaim and says so); sent only on change. */
+		if (!d->own.dry_run)
+			notify_status(&d->status, "swappiness %d (%s: %s; %s)", current, pname, pr->reason,
+				      regulator_verdict_name(dec->verdict));
 		return;
 	}
 	if (d->own.dry_run) {

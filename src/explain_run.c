@@ -97,6 +97,7 @@ daemon_explain(const struct daemon_options *opt, FILE *out)
 	struct sample prev, cur;
 	struct decision dn;
 	struct regulator reg = { 0 };
+	struct policy_state fresh = { 0 }; /* the daemon's first poll, which has no history either */
 	char text[4096];
 	int r, knob_value, len;
 
@@ -104,7 +105,7 @@ daemon_explain(const struct daemon_options *opt, FILE *out)
 	r = read_inputs(&knob_value, &prev, &cur);
 	if (r < 0)
 		return r;
-	r = decide(&cfg, decide_max(&cfg, &cur), knob_kernel_max(), NULL, &reg, &prev, &cur, knob_value, &dn);
+	r = decide(&cfg, decide_max(&cfg, &cur), knob_kernel_max(), &fresh, &reg, &prev, &cur, knob_value, &dn);
 	if (r < 0) {
 		journal_log(LOG_ERR, MSGID_ERROR, "cannot decide: %s", strerror(-r));
 		return r;

@@ -9,7 +9,7 @@
 void
 notify_status(struct notify_status *n, const char *fmt, ...)
 {
-	char text[sizeof(n->text)];
+	char text[sizeof(n->text)], msg[sizeof("STATUS=") + sizeof(n->text)];
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -18,7 +18,10 @@ notify_status(struct notify_status *n, const char *fmt, ...)
 	if (strcmp(text, n->text) == 0)
 		return;
 	memcpy(n->text, text, sizeof(text));
-	(void)sd_notifyf(0, "STATUS=%s", n->text);
+	/* Formatted here, not by sd_notifyf, which allocates: the status may change at
+	 * every poll, and a poll allocates nothing. */
+	snprintf(msg, sizeof(msg), "STATUS=%s", n->text);
+	(void)sd_notify(0, msg);
 }
 
 void

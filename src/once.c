@@ -45,12 +45,13 @@ decide_and_write(const struct config *cfg, struct knob *knob, const struct sampl
 		 bool dry_run, struct decision *dn, bool *written)
 {
 	struct regulator reg = { 0 };
+	struct policy_state fresh = { 0 }; /* the daemon's first poll, which has no history either */
 	int r, readback, max = decide_max(cfg, cur);
 
 	if (cfg->max == CONFIG_MAX_AUTO)
 		journal_log(LOG_DEBUG, NULL, "max = auto: %d (%u swap devices, %u on zram, zswap %s)", max,
 			    cur->swaps.devices, cur->swaps.zram, cur->zswap_enabled ? "on" : "off");
-	r = decide(cfg, max, knob_kernel_max(), NULL, &reg, NULL, cur, knob_value, dn);
+	r = decide(cfg, max, knob_kernel_max(), &fresh, &reg, NULL, cur, knob_value, dn);
 	if (r < 0) {
 		journal_log(LOG_ERR, MSGID_ERROR, "cannot decide: %s", strerror(-r));
 		return r;

@@ -268,6 +268,8 @@ PIDS+=("$DPID")
 check "READY=1 although the textfile cannot be written" wait_for 15 grep -q '^READY=1' "$WORK/notify.log"
 check "the failure is logged with the path" wait_for 15 log_has "failed to write '$WORK/no/such/dir/a.prom'"
 check "and the loop runs" wait_for 15 knob_is 23
+check "STATUS= gives the last decision's reason, also when it writes nothing" wait_for 15 \
+	grep -q '^STATUS=swappiness 23 (ck: min(app [0-9]*%, swap free [0-9]*%); unchanged)' "$WORK/notify.log"
 stop_daemon TERM || true
 kill "$NPID"
 check "the knob is restored (textfile test)" knob_is 60

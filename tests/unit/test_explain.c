@@ -56,6 +56,7 @@ render_from(const struct config *c, enum explain_config_source src, const struct
 {
 	static struct decision dn;
 	struct regulator reg = { 0 };
+	struct policy_state fresh = { 0 }; /* as explain_run.c: the daemon's first poll */
 	struct explain_input in = {
 		.cfg = c,
 		.config_path = "/etc/autoswappiness.conf",
@@ -68,14 +69,15 @@ render_from(const struct config *c, enum explain_config_source src, const struct
 	};
 	int len;
 
-	assert_int_equal(decide(c, decide_max(c, cur), kernel_max, NULL, &reg, prev, cur, current, &dn), 0);
+	assert_int_equal(decide(c, decide_max(c, cur), kernel_max, &fresh, &reg, prev, cur, current, &dn), 0);
 	len = explain_render(&in, text, sizeof(text));
 	assert_true(len > 0);
 	assert_int_equal((size_t)len, strlen(text));
 	return text;
 }
 
-/* Two identical looks a second apart: calm. */
+/* Two looks a second apart: calm, but the kernel reclaimed (1000 pages scanned, all
+ * freed), so tendency follows its formula. */
 static const char *
 render(const struct config *c, const struct sample *cur_in, int current)
 {
@@ -84,6 +86,8 @@ render(const struct config *c, const struct sample *cur_in, int current)
 	cur = *cur_in;
 	prev = cur;
 	prev.time_us = cur.time_us - LOOKS_US;
+	cur.pgscan_pages = prev.pgscan_pages + 1000;
+	cur.pgsteal_pages = prev.pgsteal_pages + 1000;
 	return render_from(c, EXPLAIN_CONFIG_FILE, &prev, &cur, current, 200);
 }
 
@@ -161,6 +165,35 @@ test_disk_swap_writes(void **unused)
 		      "under pressure).\n");
 }
 
+/* tendency without reclaim or a stall keeps the value it finds, and says why. */
+static void
+test_tendency_without_reclaim(void **unused)
+{
+	struct config c = conf(POLICY_TENDENCY);
+	struct sample prev, s = fixture(5 * LOOKS_US);
+	const char *t;
+
+	(void)unused;
+	prev = s;
+	prev.time_us -= LOOKS_US;
+	t = render_from(&c, EXPLAIN_CONFIG_FILE, &prev, &s, 60, 200);
+	assert_first_line(t, "It would leave vm.swappiness at 60, which is what it should be: the tendency policy "
+			     "asks for 60 (stay at 60: no reclaim (formula 28)).");
+	assert_has(t, "(23): 28.\nIt follows that formula only while the kernel reclaims or tasks stall on memory "
+		      "(2.6 computed it in reclaim and nowhere else); between the two looks neither happened, so "
+		      "it keeps the value in effect, 60.\n");
+	/* 31 pages scanned are not reclaim (SWAP_CLUSTER_MAX). */
+	s.pgscan_pages = prev.pgscan_pages + 31;
+	t = render_from(&c, EXPLAIN_CONFIG_FILE, &prev, &s, 60, 200);
+	assert_has(t, "stay at 60: no reclaim");
+	/* One look (no rates): it cannot tell. */
+	t = render_from(&c, EXPLAIN_CONFIG_FILE, NULL, &s, 60, 200);
+	assert_has(t, "; one look cannot tell, so it keeps the value in effect, 60.\n");
+	/* The formula already there: no sentence about it. */
+	t = render(&c, &s, 60);
+	assert_lacks(t, "It follows that formula only");
+}
+
 static void
 test_zram_and_zswap(void **unused)
 {
@@ -217,6 +250,8 @@ test_pinned_max_and_kernel(void **unused)
 	static struct sample prev;
 	prev = s;
 	prev.time_us -= LOOKS_US;
+	s.pgscan_pages += 1000; /* reclaim between the looks: the formula decides */
+	s.pgsteal_pages += 1000;
 	t = render_from(&c, EXPLAIN_CONFIG_FILE, &prev, &s, 60, 100);
 	assert_has(t, "\nThis kernel accepts at most 100 (Linux before 5.8).\n");
 	/* The range the value was kept in is the kernel's, not the configuration's 150..150. */
@@ -303,12 +338,14 @@ static void
 test_adaptive(void **unused)
 {
 	struct config c = conf(POLICY_ADAPTIVE);
-	struct sample s = fixture(5 * LOOKS_US);
+	struct sample prev, s = fixture(5 * LOOKS_US);
 	const char *t;
 
 	(void)unused;
 	s.swap_free_kib = 1000000;
-	t = render(&c, &s, 60);
+	prev = s; /* nothing reclaimed between the looks */
+	prev.time_us -= LOOKS_US;
+	t = render_from(&c, EXPLAIN_CONFIG_FILE, &prev, &s, 60, 200);
 	assert_first_line(t, "It would set vm.swappiness to 100 (it is 60 now): the adaptive policy asks for 100 "
 			     "(rest at 100: nothing reclaimed).");
 	assert_has(t, "\nThe adaptive policy learns from poll to poll; one look without history says: rest at 100: "
@@ -367,7 +404,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_no_swap),
-		cmocka_unit_test(test_disk_swap_writes),
+		cmocka_unit_test(test_disk_swap_writes), cmocka_unit_test(test_tendency_without_reclaim),
 		cmocka_unit_test(test_zram_and_zswap),
 		cmocka_unit_test(test_pinned_max_and_kernel),
 		cmocka_unit_test(test_pressure),
