@@ -77,6 +77,12 @@ wakeup_soon(struct wakeup *w)
 	int r;
 
 	r = sd_event_source_set_time_relative(w->timer, 0);
+	/* Now means now: the accuracy on_timer left (a tenth of the calm
+	 * interval, 500 ms by default) would let sd-event put this poll up to
+	 * that much later to coalesce wake-ups. 1 us, as 0 is sd-event's
+	 * default of 250 ms; on_timer sets it again for the next wait. */
+	if (r >= 0)
+		r = sd_event_source_set_time_accuracy(w->timer, 1);
 	if (r >= 0)
 		r = sd_event_source_set_enabled(w->timer, SD_EVENT_ONESHOT);
 	if (r < 0)
