@@ -5,7 +5,7 @@
 # The spike and the stall probe are those of guest-e2e.sh step 10. The values are rotated
 # within each round, so a slow spell of the host spreads over all of them.
 #
-# Writes $SHARE/events.tsv (one line per idle window and per spike, wall clock in ns) and
+# Writes $SHARE/events.tsv (one line per idle window and per spike, wall clock in us) and
 # $SHARE/journal.json (the unit's records); tests/vm/psi_reaction.py reads them.
 set -uo pipefail
 
@@ -58,30 +58,56 @@ mem_kib=$(awk '/^MemTotal:/ {print $2}' /proc/meminfo)
 spike_mib=$((mem_kib * 13 / 10 / 1024))
 say "values ${VALUES[*]}, interval_ms ${INTERVAL:-default}, $ROUNDS rounds, ${IDLE_S} s idle each, spikes of $spike_mib MiB"
 
+# The probe below forks nothing: under this pressure a fork (date, awk, sleep, systemctl) takes
+# a good part of a second, which would blur the figures. Microseconds since the epoch:
+now_us() { local t=$EPOCHREALTIME; echo "${t/./}"; }
+# "some" total in microseconds, and the daemon's voluntary context switches, into REPLY.
+psi_some_b() {
+	local k rest
+	while read -r k rest; do
+		[ "$k" = some ] && { REPLY=${rest##*total=}; return; }
+	done </proc/pressure/memory
+}
+ctxt_b() {
+	local k v
+	while read -r k v; do
+		[ "$k" = voluntary_ctxt_switches: ] && { REPLY=$v; return; }
+	done <"/proc/$1/status"
+}
+exec {nap_fd}<> <(:) # read -t on a pipe that never has data: a sleep without a fork
+
 # One pass of 1.3x RAM, as step 10. Prints its start, the stall's onset (10 ms of "some" since
-# the start, as step 10), its end, and when the daemon first went back to sleep after the onset
-# (its voluntary context switches: this clock is the guest's, not journald's, whose timestamps
-# lag by up to a second under this pressure).
+# the start, as step 10), its end, and when the daemon was first seen to have slept again
+# after the onset (its voluntary context switches), all in microseconds of the guest's clock,
+# not journald's: journald stamps a record when it gets to it, up to a second late here.
 spike() {
-	local s0 t0 now stalled="" woke="" c0="" dpid
-	s0=$(psi_some)
-	t0=$(date +%s%N)
+	local s0 t0 now stalled="" woke="" c0="" dpid pid
+	pid=$(main_pid)
+	psi_some_b
+	s0=$REPLY
+	t0=$(now_us)
 	$SHARE/dirtier "$spike_mib" 1 >/dev/null 2>&1 &
 	dpid=$!
 	# The probe stops reading the file once it has the onset: a read of /proc/pressure/memory
 	# updates the averages, and an unprivileged trigger is checked only when the averaging
 	# worker finds them due (every 2 s), so reads are kept out of the spike.
 	while kill -0 $dpid 2>/dev/null && [ -z "$woke" ]; do
-		now=$(date +%s%N)
+		now=${EPOCHREALTIME/./}
 		if [ -z "$stalled" ]; then
-			[ $(($(psi_some) - s0)) -lt 10000 ] || { stalled=$now; c0=$(ctxt); }
-		elif [ "$(ctxt)" != "$c0" ]; then
-			woke=$now
+			psi_some_b
+			if [ $((REPLY - s0)) -ge 10000 ]; then
+				stalled=$now
+				ctxt_b "$pid"
+				c0=$REPLY
+			fi
+		else
+			ctxt_b "$pid"
+			[ "$REPLY" = "$c0" ] || woke=$now
 		fi
-		sleep 0.05
+		read -rt 0.02 -u "$nap_fd"
 	done
 	wait $dpid
-	echo "$t0 ${stalled:-0} $(date +%s%N) ${woke:-0}"
+	echo "$t0 ${stalled:-0} $(now_us) ${woke:-0}"
 }
 
 say "warm-up spike (so that every idle window follows a thrash, as in the e2e)"
@@ -101,15 +127,15 @@ for round in $(seq "$ROUNDS"); do
 		fi
 		sleep 10 # calm down: the busy pace ends, the trigger's once-per-window passes
 		w0=$(ctxt)
-		i0=$(date +%s%N)
+		i0=$(now_us)
 		sleep "$IDLE_S"
-		i1=$(date +%s%N)
+		i1=$(now_us)
 		w1=$(ctxt)
 		printf 'idle\t%s\t%s\t%s\t%s\t%s\t%s\n' "$v" "$round" "$i0" "$i1" "$w0" "$w1" >>$EV
 		read -r t0 stalled t1 woke < <(spike)
 		printf 'spike\t%s\t%s\t%s\t%s\t%s\t%s\n' "$v" "$round" "$t0" "$stalled" "$t1" "$woke" >>$EV
-		say "round $round, psi_trigger_ms $v: onset $(((stalled - t0) / 1000000)) ms into the spike," \
-			"daemon awake $(((woke - stalled) / 1000000)) ms after it, spike $(((t1 - t0) / 1000000)) ms"
+		say "round $round, psi_trigger_ms $v: onset $(((stalled - t0) / 1000)) ms into the spike," \
+			"daemon awake $(((woke - stalled) / 1000)) ms after it, spike $(((t1 - t0) / 1000)) ms"
 	done
 done
 sleep 2 # the journal takes the last records

@@ -35,6 +35,12 @@ def load(directory):
     return sorted(polls), sorted(fires), events
 
 
+def us(field):
+    """Microseconds since the epoch; runs before 571dfff wrote nanoseconds."""
+    v = int(field)
+    return v // 1000 if v > 10**17 else v
+
+
 def first_at_or_after(times, t):
     return next((x for x in times if x >= t), None)
 
@@ -49,14 +55,14 @@ def main():
     for ev in events:
         kind, value, rnd = ev[0], int(ev[1]), int(ev[2])
         if kind == "idle":
-            i0, i1, w0, w1 = int(ev[3]) // 1000, int(ev[4]) // 1000, int(ev[5]), int(ev[6])
+            i0, i1, w0, w1 = us(ev[3]), us(ev[4]), int(ev[5]), int(ev[6])
             acc = idle[value]
             acc[0] += (i1 - i0) / 60e6
             acc[1] += sum(1 for x in fires if i0 <= x < i1)
             acc[2] += sum(1 for x in polls if i0 <= x < i1)
             acc[3] += w1 - w0
             continue
-        t0, stalled = int(ev[3]) // 1000, int(ev[4]) // 1000
+        t0, stalled = us(ev[3]), us(ev[4])
         if stalled == 0:
             print(f"{value:5} {rnd:5} no stall")
             continue
@@ -66,7 +72,7 @@ def main():
         by = "trigger" if fire is not None and poll is not None and 0 <= poll - fire < 100000 else "timer"
         f_ms = (fire - stalled) / 1000 if fire else float("nan")
         p_ms = (poll - stalled) / 1000 if poll else float("nan")
-        woke = int(ev[6]) // 1000 if len(ev) > 6 else 0
+        woke = us(ev[6]) if len(ev) > 6 else 0
         a_ms = (woke - stalled) / 1000 if woke else float("nan")
         reaction[value].append(a_ms if woke else p_ms)
         print(f"{value:5} {rnd:5} {(stalled - t0) / 1000:16.0f} {f_ms:19.0f} {p_ms:16.0f} {by:7} {a_ms:17.0f}")
