@@ -47,7 +47,7 @@ struct config {
 	int smoothing_pct;
 	unsigned interval_ms;	   /* between polls while nothing happens */
 	unsigned busy_interval_ms; /* between polls while memory is under pressure */
-	unsigned psi_trigger_ms;   /* stall per second that wakes the daemon; 0: no trigger */
+	unsigned psi_trigger_ms;   /* stall in the 2 s window that wakes the daemon; 0: no trigger */
 	bool dry_run;
 	enum config_external on_external_change;
 	bool debug;
