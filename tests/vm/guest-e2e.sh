@@ -9,6 +9,8 @@ CONF=/etc/autoswappiness.conf
 UNIT=autoswappiness
 # The shipped psi_trigger_ms (src/config.c, chosen from tests/vm/psi-reaction.sh's figures).
 PSI_TRIGGER_MS=100
+# Step 10's bound on the reaction to a stall: two of the kernel's 2 s checks, one for slack.
+REACTION_BOUND_MS=4000
 
 pass=0
 fail=0
@@ -355,52 +357,94 @@ sleep 30
 w1=$(awk '/^voluntary_ctxt_switches:/ {print $2}' /proc/$pid/status)
 echo "idle wake-ups: $(((w1 - w0) * 2)) per minute"
 check "idle wake-ups stay below the busy pace ($(((w1 - w0) * 2))/min)" test $(((w1 - w0) * 2)) -le 120
-# The spike is timed against the journal too (issue 13 item 3: react within 1 s of
-# the start of a stall).
+# Issue 13 item 3: react within 1 s of the start of a stall. The daemon of step 9 runs with
+# the shipped psi_trigger_ms; without CAP_SYS_RESOURCE the kernel checks its trigger when it
+# updates the averages, every 2 s, so the reaction is up to about 2 s whatever the threshold
+# (tests/vm/psi-reaction.sh measures it; autoswappiness(8) POLLING quotes the figures).
+check "the trigger is armed with the shipped $PSI_TRIGGER_MS ms per 2000 ms" bash -c \
+	"journalctl -u $UNIT _PID=$pid --no-pager | grep -q 'PSI trigger armed: some $PSI_TRIGGER_MS ms per 2000 ms'"
+# Two clocks: from the start of the spike (the allocation itself takes part of it), and from
+# the moment tasks first stall on memory (10 ms of PSI "some" since the spike started), which
+# is when pressure really begins. The probe forks nothing (a fork takes a good part of a
+# second in this thrash) and stops reading /proc/pressure/memory at the onset: a read that
+# updates the averages just before the kernel's worker does makes the trigger wait 2 s more.
+# The figures are printed; the bound asserted is loose, since timings under TCG on a busy host
+# are for tests/vm/psi-reaction.sh to judge.
+psi_some_b() {
+	local k rest
+	while read -r k rest; do
+		[ "$k" = some ] && { REPLY=${rest##*total=}; return; }
+	done </proc/pressure/memory
+}
+ctxt_b() {
+	local k v
+	while read -r k v; do
+		[ "$k" = voluntary_ctxt_switches: ] && { REPLY=$v; return; }
+	done </proc/$pid/status
+}
+exec {nap_fd}<> <(:) # read -t on a pipe that never has data: a sleep without a fork
 v0=$(knob)
-# Two clocks: from the start of the spike (the allocation itself takes part of
-# it), and from the moment tasks first stall on memory (10 ms of PSI "some"
-# since the spike started), which is when pressure really begins. Printed, not
-# asserted: timings under TCG are for the benchmark to judge.
-psi_some() { awk '$1 == "some" { for (i = 2; i <= NF; i++) if ($i ~ /^total=/) print substr($i, 7) }' /proc/pressure/memory; }
 T10=$(date +%s)
-s0=$(psi_some)
-t0=$(date +%s%N)
+psi_some_b
+s0=$REPLY
+t0=${EPOCHREALTIME/./}
 $SHARE/dirtier $((mem_kib * 13 / 10 / 1024)) 1 >/dev/null 2>&1 &
 dpid=$!
-reacted= stalled=
-while kill -0 $dpid 2>/dev/null && [ -z "$reacted" -o -z "$stalled" ]; do
-	now=$(date +%s%N)
-	[ -n "$stalled" ] || [ $(($(psi_some) - s0)) -lt 10000 ] || stalled=$now
-	[ -n "$reacted" ] || [ "$(knob)" = "$v0" ] || reacted=$now
-	sleep 0.05
+reacted='' stalled='' woke='' c0=''
+while kill -0 $dpid 2>/dev/null && { [ -z "$reacted" ] || [ -z "$woke" ]; }; do
+	now=${EPOCHREALTIME/./}
+	if [ -z "$stalled" ]; then
+		psi_some_b
+		if [ $((REPLY - s0)) -ge 10000 ]; then
+			stalled=$now
+			ctxt_b
+			c0=$REPLY
+		fi
+	elif [ -z "$woke" ]; then
+		# The daemon has slept again since the onset: it woke and polled.
+		ctxt_b
+		[ "$REPLY" = "$c0" ] || woke=$now
+	fi
+	if [ -z "$reacted" ]; then
+		read -r v <$KNOB
+		[ "$v" = "$v0" ] || reacted=$now
+	fi
+	read -rt 0.02 -u $nap_fd
 done
 wait $dpid
 sleep 1 # the journal takes the last records
-# The first poll (decision record, realtime in microseconds) after the stall began.
-polled=
+# By journald's clock, which stamps a record when journald gets to it (up to a second late in
+# this thrash): the first poll (decision record) and the first trigger record after the onset.
+first_after() {
+	journal_since "$T10" -o json | grep "$1" | grep -o '"__REALTIME_TIMESTAMP":"[0-9]*"' | tr -dc '0-9\n' |
+		awk -v s="$stalled" '$1 >= s { print $1; exit }'
+}
+polled='' fired=''
 if [ -n "$stalled" ]; then
-	polled=$(journal_since "$T10" -o json | grep '"MESSAGE_ID":"5a0d6c3e9b7f4e21a8c4d2b1f0e9d8c7"' |
-		grep -o '"__REALTIME_TIMESTAMP":"[0-9]*"' | tr -dc '0-9\n' |
-		awk -v s=$((stalled / 1000)) '$1 >= s { print $1; exit }')
+	polled=$(first_after '"MESSAGE_ID":"5a0d6c3e9b7f4e21a8c4d2b1f0e9d8c7"')
+	fired=$(first_after '"MESSAGE":"PSI trigger: memory stall over ')
 fi
 msg="reaction:"
 if [ -n "$reacted" ]; then
-	msg+=" $(((reacted - t0) / 1000000)) ms from the start of the spike to a new value"
+	msg+=" $(((reacted - t0) / 1000)) ms from the start of the spike to a new value"
 	if [ -z "$stalled" ]; then msg+=" (no memory stall)"
 	elif [ "$reacted" -lt "$stalled" ]; then msg+=" (before any memory stall)"
-	else msg+=" ($(((reacted - stalled) / 1000000)) ms after the first 10 ms of memory stall)"
+	else msg+=" ($(((reacted - stalled) / 1000)) ms after the first 10 ms of memory stall)"
 	fi
 else
 	msg+=" no new value"
 fi
-if [ -n "$polled" ]; then
-	msg+="; the first poll after the first 10 ms of memory stall came $(((polled - stalled / 1000) / 1000)) ms later"
-fi
+[ -z "$woke" ] || msg+="; the daemon woke $(((woke - stalled) / 1000)) ms after the first 10 ms of memory stall"
+[ -z "$polled" ] || msg+="; by journald's clock its first poll came $(((polled - stalled) / 1000)) ms"
+[ -z "$fired" ] || msg+=" and the trigger's first record $(((fired - stalled) / 1000)) ms after it"
 echo "$msg"
 check "the value changed during the spike" test -n "$reacted"
 check "tasks stalled on memory during the spike" test -n "$stalled"
 check "the daemon polled after the stall began" test -n "$polled"
+check "the trigger fired during the spike, at $PSI_TRIGGER_MS ms of stall" bash -c \
+	"journalctl -u $UNIT _PID=$pid --no-pager --since @$T10 | grep -q 'PSI trigger: memory stall over $PSI_TRIGGER_MS ms in 2000 ms'"
+check "the daemon woke within $REACTION_BOUND_MS ms of the stall (loose: the kernel checks every 2 s)" \
+	bash -c "[ -n '$woke' ] && [ $(((${woke:-0} - ${stalled:-0}) / 1000)) -le $REACTION_BOUND_MS ]"
 rm -f /run/systemd/system/$UNIT.service.d/50-verbose.conf
 systemctl daemon-reload
 systemctl stop $UNIT
