@@ -8,7 +8,7 @@ KNOB=/proc/sys/vm/swappiness
 CONF=/etc/autoswappiness.conf
 UNIT=autoswappiness
 # The shipped psi_trigger_ms (src/config.c, chosen from tests/vm/psi-reaction.sh's figures).
-PSI_TRIGGER_MS=100
+PSI_TRIGGER_MS=200
 # Step 10's bound on the reaction to a stall: two of the kernel's 2 s checks, one for slack.
 REACTION_BOUND_MS=4000
 
