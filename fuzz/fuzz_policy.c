@@ -98,6 +98,9 @@ take_state(struct bytes *b, struct policy_state *st)
 	st->strikes = (v >> 24) % (POLICY_ADAPTIVE_MAX_STRIKES + 1);
 	st->holds = (v >> 27) % (POLICY_ADAPTIVE_MAX_STRIKES + 1);
 	st->n_polls = (v >> 30) % (POLICY_ADAPTIVE_WINDOW + 1);
+	st->top = (int)take(b, 1) % 206 - 2;
+	st->knob = take_int(b);
+	st->top_us = take(b, 8);
 	st->ref_in_pps = take(b, 8);
 	st->ref_out_pps = take(b, 8);
 	st->hold_until_us = take(b, 8);
@@ -162,7 +165,9 @@ check_policy(enum policy_kind kind, struct policy_state *state, const struct sam
 	if (strnlen(res.reason, sizeof(res.reason)) >= sizeof(res.reason))
 		abort();
 	if (state) {
-		/* "the other policies leave it alone" */
+		/* "tendency records only when its formula reached the top; ck leaves it alone" */
+		if (kind == POLICY_TENDENCY)
+			before.top_us = state->top_us;
 		if (kind != POLICY_ADAPTIVE && memcmp(state, &before, sizeof(before)) != 0)
 			abort();
 		check_state(state);
@@ -231,10 +236,11 @@ check_regulator(struct regulator *reg, const struct regulator_limits *lim, int t
 	if (state) {
 		int t;
 
-		policy_observe(state, d.value);
-		if (!state->has_value || state->value != d.value)
+		policy_observe(state, d.value, hi);
+		if (!state->has_value || state->value != d.value || state->top != hi)
 			abort();
 		check_policy(POLICY_ADAPTIVE, state, prev, cur, &t);
+		check_policy(POLICY_TENDENCY, state, prev, cur, &t);
 	}
 }
 

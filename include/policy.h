@@ -164,10 +164,10 @@ int policy_pct(uint64_t part, uint64_t whole);
 /*
  * Evaluates a policy on the current sample cur; prev is the previous sample or
  * NULL (then rates that need two samples count as zero and PSI falls back to its
- * avg10). state is the adaptive policy's memory (NULL: start afresh, keep
- * nothing; the other policies leave it alone); the adaptive policy records in it
- * what it saw and what it is testing. It reads no clock: its times are the
- * samples' time_us.
+ * avg10). state is the policies' memory (NULL: start afresh, keep nothing):
+ * the adaptive policy records in it what it saw and what it is testing,
+ * tendency only when its formula last reached the top (top_us), and ck leaves
+ * it alone. It reads no clock: its times are the samples' time_us.
  * Returns 0 and fills *ret, -EINVAL when cur has no MemTotal or kind is unknown
  * (then nothing is changed).
  */

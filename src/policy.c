@@ -468,7 +468,8 @@ static void
 tendency(struct policy_state *st, const struct sample *cur, bool reclaim, struct policy_result *r)
 {
 	int f = r->swap_tendency;
-	int now = !st ? 0 : st->has_value ? st->value : st->knob;
+	/* Clamped: the knob as read is the kernel's, and a state the tests make up may hold anything. */
+	int now = !st ? 0 : clamp_int(st->has_value ? st->value : st->knob, 0, 200);
 
 	r->target = f;
 	if (!st) {
