@@ -8,7 +8,8 @@
 #   bench/run.sh                 (from anywhere; needs root, qemu, debootstrap, gnuplot, python3)
 #
 # The daemon's configurations (bench/results/configs/NAME.conf, kept verbatim):
-#   shipped.conf   conf/autoswappiness.conf byte for byte: the row "daemon default"
+#   shipped.conf   conf/autoswappiness.conf byte for byte: the row "daemon default" (tests/bench-report.sh
+#                  checks that the committed conf sets the same keys; its comments may change)
 #   POLICY.conf    the shipped file with only [policy] name set, for each of BENCH_POLICIES but
 #                  the shipped default's policy (that one is "daemon default" already): the
 #                  rows "daemon POLICY"
