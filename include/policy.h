@@ -149,6 +149,8 @@ struct policy_result {
 	uint64_t swapout_pps;
 	uint64_t scan_pps;
 	bool active; /* reclaim, refaults or stalls: poll again soon */
+	/* tendency: why target is not the formula's swap_tendency (POLICY_KEPT_NONE: it is). */
+	enum policy_kept { POLICY_KEPT_NONE, POLICY_KEPT_NO_RECLAIM, POLICY_KEPT_TOP } kept;
 	char reason[128];
 };
 

@@ -200,12 +200,17 @@ put_inputs(struct textbuf *t, const struct explain_input *in)
 		    "The tendency policy (Linux 2.6's swap_tendency) adds half the mapped share (%d), the distress "
 		    "(%d) and ck, the smaller of application memory and free swap (%d): %d.\n",
 		    pr->mapped_ratio / 2, pr->distress, pr->ck, pr->swap_tendency);
-		if (pr->target != pr->swap_tendency)
+		if (pr->kept == POLICY_KEPT_NO_RECLAIM)
 			textbuf_put(t,
 			    "It follows that formula only while the kernel reclaims or tasks stall on memory (2.6 computed it "
 			    "in reclaim and nowhere else); %s, so it keeps the value in effect, %d.\n",
 			    in->interval_us ? "between the two looks neither happened" : "one look cannot tell",
 			    pr->target);
+		else if (pr->kept == POLICY_KEPT_TOP)
+			textbuf_put(t,
+			    "A fall from the top of the range waits %d s after the formula last reached it, since distress "
+			    "swings from poll to poll: it keeps %d.\n",
+			    POLICY_TENDENCY_TOP_HOLD_S, pr->target);
 		break;
 	default:
 		textbuf_put(t,

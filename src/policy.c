@@ -480,10 +480,12 @@ tendency(struct policy_state *st, const struct sample *cur, bool reclaim, struct
 		st->top_us = cur->time_us;
 	if (!reclaim && r->distress == 0) {
 		r->target = now;
+		r->kept = POLICY_KEPT_NO_RECLAIM;
 		REASON("stay at %d: no reclaim (formula %d)", now, f);
 	} else if (st->top > 0 && now >= st->top && f < st->top && cur->time_us >= st->top_us &&
 		   cur->time_us - st->top_us < seconds_us(POLICY_TENDENCY_TOP_HOLD_S)) {
 		r->target = now;
+		r->kept = POLICY_KEPT_TOP;
 		REASON("hold top %d: formula %d, at the top %llu ms ago", now, f,
 		       (unsigned long long)((cur->time_us - st->top_us) / 1000));
 	} else {

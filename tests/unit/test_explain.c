@@ -194,6 +194,42 @@ test_tendency_without_reclaim(void **unused)
 	assert_lacks(t, "It follows that formula only");
 }
 
+/* A daemon that held the top of the range: the sentence names the hold, not a lack of
+ * reclaim (explain_render explains the decision it is given, whatever state made it). */
+static void
+test_tendency_holding_the_top(void **unused)
+{
+	struct config c = conf(POLICY_TENDENCY);
+	struct sample prev, s = fixture(5 * LOOKS_US);
+	struct policy_state st = { 0 };
+	struct regulator reg = { 0 };
+	struct decision dn;
+	struct explain_input in = {
+		.cfg = &c,
+		.config_path = "/etc/autoswappiness.conf",
+		.config_source = EXPLAIN_CONFIG_FILE,
+		.cur = &s,
+		.interval_us = LOOKS_US,
+		.dn = &dn,
+		.current = 100,
+	};
+
+	(void)unused;
+	prev = s;
+	prev.time_us -= LOOKS_US;
+	s.pgscan_pages = prev.pgscan_pages + 1000;
+	s.pgsteal_pages = prev.pgsteal_pages + 1000;
+	/* At 100, the top on disk, where the formula was a second ago; now it says 28. */
+	policy_observe(&st, 100, 100);
+	st.top_us = prev.time_us;
+	assert_int_equal(decide(&c, decide_max(&c, &s), 200, &st, &reg, &prev, &s, 100, &dn), 0);
+	assert_int_equal(dn.pr.kept, POLICY_KEPT_TOP);
+	assert_true(explain_render(&in, text, sizeof(text)) > 0);
+	assert_has(text, "(23): 28.\nA fall from the top of the range waits 3 s after the formula last reached it, "
+			 "since distress swings from poll to poll: it keeps 100.\n");
+	assert_lacks(text, "It follows that formula only");
+}
+
 static void
 test_zram_and_zswap(void **unused)
 {
@@ -405,6 +441,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_no_swap),
 		cmocka_unit_test(test_disk_swap_writes), cmocka_unit_test(test_tendency_without_reclaim),
+		cmocka_unit_test(test_tendency_holding_the_top),
 		cmocka_unit_test(test_zram_and_zswap),
 		cmocka_unit_test(test_pinned_max_and_kernel),
 		cmocka_unit_test(test_pressure),

@@ -310,6 +310,13 @@ test_tendency_memory(void **state)
 		if (r.target != steps[i].want || strcmp(r.reason, steps[i].reason) != 0)
 			fail_msg("step %zu: %d '%s', want %d '%s'", i, r.target, r.reason, steps[i].want,
 				 steps[i].reason);
+		/* kept names the rule that the reason gives (explain.c words it from kept). */
+		if (strncmp(steps[i].reason, "stay at", 7) == 0)
+			assert_int_equal(r.kept, POLICY_KEPT_NO_RECLAIM);
+		else if (strncmp(steps[i].reason, "hold top", 8) == 0)
+			assert_int_equal(r.kept, POLICY_KEPT_TOP);
+		else
+			assert_int_equal(r.kept, POLICY_KEPT_NONE);
 		knob = r.target > 100 ? 100 : r.target; /* the regulator's clamp to the top */
 		policy_observe(&st, knob, 100);
 	}
