@@ -36,6 +36,7 @@ enum config_key {
 #define CONFIG_INTERVAL_MS_MIN 10 /* tests and benchmarks poll fast; a daemon wants 1000 or more */
 #define CONFIG_INTERVAL_MS_MAX 3600000 /* one hour */
 #define CONFIG_PSI_WINDOW_MS 2000	/* the trigger window: unprivileged triggers need a multiple of 2 s */
+#define CONFIG_PSI_UNPRIVILEGED_CHECK_MS 2000 /* the kernel checks a trigger opened without CAP_SYS_RESOURCE this often */
 #define CONFIG_MAX_AUTO (-1)		/* max = auto: follow the swap devices */
 #define CONFIG_PATH_BYTES 256		/* room for a path in the config, NUL included */
 

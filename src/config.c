@@ -26,7 +26,7 @@ config_defaults(struct config *ret)
 		.smoothing_pct = 0,
 		.interval_ms = 5000,
 		.busy_interval_ms = 1000,
-		.psi_trigger_ms = 200,
+		.psi_trigger_ms = 20,
 		.dry_run = false,
 		.on_external_change = CONFIG_EXTERNAL_YIELD,
 		.debug = false,

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Static checks of systemd/autoswappiness.service, on the host (no systemd as PID 1 needed):
-#  1. `systemd-analyze security --offline=true` overall exposure must be <= MAX_EXPOSURE (0.5,
-#     what the unit scores with no capability and PrivateUsers=yes);
+#  1. `systemd-analyze security --offline=true` overall exposure must be <= MAX_EXPOSURE (0.6,
+#     what the unit scores with CAP_SYS_RESOURCE alone and PrivateUsers=yes: 0.5 without any
+#     capability, and 0.1 for CapabilityBoundingSet=~CAP_SYS_(NICE|RESOURCE), which the score
+#     counts as if the capability held in the initial user namespace);
 #  2. `systemd-analyze verify` must print nothing; ExecReload= runs `autoswappiness -n` before
 #     the kill, and the unit is ordered after systemd-sysctl and tuned;
 #  3. nothing is writable but the knob and the runtime directory: the only ReadWritePaths= is
 #     /proc/sys/vm/swappiness (a writable directory that another user owns, such as
 #     node_exporter's, would let that user redirect the daemon's writes with a link), and the
-#     bounding set is empty.
+#     bounding set is CAP_SYS_RESOURCE alone (for the PSI trigger's pace; the unit says why).
 #
 #   tests/unit-security.sh [UNIT_FILE]
 #
@@ -21,7 +23,7 @@ set -euo pipefail
 
 here=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)
 unit=${1:-$here/../systemd/autoswappiness.service}
-max_exposure=${MAX_EXPOSURE:-0.5}
+max_exposure=${MAX_EXPOSURE:-0.6}
 
 die() { echo "unit-security.sh: error: $*" >&2; exit 1; }
 
@@ -101,12 +103,12 @@ else
 	echo "FAIL: ReadWritePaths= of $unit: '$rw', want only /proc/sys/vm/swappiness" >&2
 	failed=$((failed + 1))
 fi
-if grep -qx 'CapabilityBoundingSet=' "$unit" && [[ $(grep -c '^CapabilityBoundingSet=' "$unit") == 1 ]] &&
-	grep -qx 'PrivateUsers=yes' "$unit"; then
-	echo "ok: $unit grants no capability and has PrivateUsers=yes"
+if grep -qx 'CapabilityBoundingSet=CAP_SYS_RESOURCE' "$unit" && [[ $(grep -c '^CapabilityBoundingSet=' "$unit") == 1 ]] &&
+	grep -qx 'AmbientCapabilities=' "$unit" && grep -qx 'PrivateUsers=yes' "$unit"; then
+	echo "ok: $unit grants CAP_SYS_RESOURCE alone, none ambient, and has PrivateUsers=yes"
 	passed=$((passed + 1))
 else
-	echo "FAIL: $unit: want one empty CapabilityBoundingSet= and PrivateUsers=yes" >&2
+	echo "FAIL: $unit: want one CapabilityBoundingSet=CAP_SYS_RESOURCE, an empty AmbientCapabilities= and PrivateUsers=yes" >&2
 	failed=$((failed + 1))
 fi
 

@@ -807,5 +807,6 @@ source "$TOP/tests/integration/daemon-hardening.sh"
 source "$TOP/tests/integration/adaptive.sh"
 source "$TOP/tests/integration/explain.sh"
 source "$TOP/tests/integration/coexist.sh"
+source "$TOP/tests/integration/psi-trigger.sh"
 echo "integration: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -55,8 +55,8 @@ struct replay_world {
  * least interval_ms (busy_interval_ms after a poll that saw pressure) after the last poll,
  * or earlier at a row where the PSI trigger would fire: psi_trigger_ms of "some" stall
  * within the 2 s before it (CONFIG_PSI_WINDOW_MS), at a row that crosses one of the
- * kernel's 2 s checks of an unprivileged trigger. Rows are about 1 s apart, so a 1000 ms
- * interval polls every row.
+ * kernel's checks of the trigger (every 200 ms with the unit's CAP_SYS_RESOURCE). Rows are
+ * about 1 s apart, so a 1000 ms interval polls every row.
  * Returns 0 and fills *ret (free with replay_free), -EINVAL when policy_evaluate or
  * regulator_next refuse (a bad config), -ENOMEM.
  */

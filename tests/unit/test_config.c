@@ -173,7 +173,7 @@ test_defaults_and_comments(void **state)
 	assert_int_equal(d.step, 5);
 	assert_int_equal(d.interval_ms, 5000);
 	assert_int_equal(d.busy_interval_ms, 1000);
-	assert_int_equal(d.psi_trigger_ms, 200);
+	assert_int_equal(d.psi_trigger_ms, 20);
 	assert_false(d.dry_run);
 	assert_int_equal(d.on_external_change, CONFIG_EXTERNAL_YIELD);
 

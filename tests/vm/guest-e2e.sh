@@ -8,9 +8,12 @@ KNOB=/proc/sys/vm/swappiness
 CONF=/etc/autoswappiness.conf
 UNIT=autoswappiness
 # The shipped psi_trigger_ms (src/config.c, chosen from tests/vm/psi-reaction.sh's figures).
-PSI_TRIGGER_MS=200
-# Step 10's bound on the reaction to a stall: two of the kernel's 2 s checks, one for slack.
-REACTION_BOUND_MS=4000
+PSI_TRIGGER_MS=20
+# Step 10's bound on the reaction to a stall. With CAP_SYS_RESOURCE the kernel checks the
+# trigger every 200 ms, and tests/vm/psi-reaction.sh measured 83-324 ms at 20 ms of stall on
+# an idle host. This bound is loose (TCG on a busy host); the log line checked in steps 1 and
+# 10 is what tells the two paces apart.
+REACTION_BOUND_MS=2000
 
 pass=0
 fail=0
@@ -81,11 +84,14 @@ if [ "$POLICY" = tendency ]; then
 else
 	check "the daemon wrote a value at idle" wait_for 10 bash -c "journalctl -u $UNIT --no-pager | grep -q 'swappiness $ORIG -> '"
 fi
-# The unit grants no capability: the 2 s PSI trigger, mlockall and the knob need none.
+# The unit grants one capability, CAP_SYS_RESOURCE (bit 24), for the PSI trigger's pace alone:
+# mlockall and the knob need none.
 grep -E '^(CapEff|CapBnd|VmLck):' /proc/"$(main_pid)"/status
-check "the daemon runs without any capability" grep -qx $'CapEff:\t0000000000000000' /proc/"$(main_pid)"/status
+check "the daemon runs with CAP_SYS_RESOURCE alone" grep -qx $'CapEff:\t0000000001000000' /proc/"$(main_pid)"/status
+check "  and its bounding set holds nothing else" grep -qx $'CapBnd:\t0000000001000000' /proc/"$(main_pid)"/status
 check "its memory is locked all the same (LimitMEMLOCK=)" awk '/^VmLck:/ { exit !($2 > 0) }' /proc/"$(main_pid)"/status
-check "the PSI trigger is armed without CAP_SYS_RESOURCE" bash -c "journalctl -u $UNIT --no-pager | grep -q 'PSI trigger armed: some $PSI_TRIGGER_MS ms per 2000 ms'"
+check "the PSI trigger is armed, and the kernel checks it every 200 ms (CAP_SYS_RESOURCE in the user namespace)" bash -c \
+	"journalctl -u $UNIT --no-pager | grep -q 'PSI trigger armed: some $PSI_TRIGGER_MS ms per 2000 ms, checked by the kernel every 200 ms (CAP_SYS_RESOURCE)'"
 
 step "2. real memory pressure: dirty 1.3x RAM"
 T1=$(date +%s)
@@ -254,7 +260,7 @@ live=$(systemd-analyze security $UNIT --no-pager | exposure)
 offline=$(systemd-analyze security --offline=true /lib/systemd/system/$UNIT.service --no-pager | exposure)
 echo "exposure: live $live, offline $offline"
 check "live exposure equals the offline figure" test -n "$live" -a "$live" = "$offline"
-check "exposure is 0.5 or less" awk -v e="$live" 'BEGIN { exit !(e != "" && e <= 0.5) }'
+check "exposure is 0.6 or less (0.5, and 0.1 for CAP_SYS_RESOURCE)" awk -v e="$live" 'BEGIN { exit !(e != "" && e <= 0.6) }'
 systemctl stop $UNIT
 
 step "7. a config that does not parse at start: exit 78, no restart loop"
@@ -358,16 +364,16 @@ w1=$(awk '/^voluntary_ctxt_switches:/ {print $2}' /proc/$pid/status)
 echo "idle wake-ups: $(((w1 - w0) * 2)) per minute"
 check "idle wake-ups stay below the busy pace ($(((w1 - w0) * 2))/min)" test $(((w1 - w0) * 2)) -le 120
 # Issue 13 item 3: react within 1 s of the start of a stall. The daemon of step 9 runs with
-# the shipped psi_trigger_ms; without CAP_SYS_RESOURCE the kernel checks its trigger when it
-# updates the averages, every 2 s, so the reaction is up to about 2 s whatever the threshold
-# (tests/vm/psi-reaction.sh measures it; autoswappiness(8) POLLING quotes the figures).
-check "the trigger is armed with the shipped $PSI_TRIGGER_MS ms per 2000 ms" bash -c \
-	"journalctl -u $UNIT _PID=$pid --no-pager | grep -q 'PSI trigger armed: some $PSI_TRIGGER_MS ms per 2000 ms'"
+# the shipped psi_trigger_ms; with the unit's CAP_SYS_RESOURCE the kernel checks its trigger
+# every 200 ms (without it, every 2 s, which made the reaction up to about 2 s);
+# tests/vm/psi-reaction.sh measures it, and autoswappiness(8) POLLING quotes the figures.
+check "the trigger is armed with the shipped $PSI_TRIGGER_MS ms per 2000 ms, checked every 200 ms" bash -c \
+	"journalctl -u $UNIT _PID=$pid --no-pager | grep -q 'PSI trigger armed: some $PSI_TRIGGER_MS ms per 2000 ms, checked by the kernel every 200 ms'"
 # Two clocks: from the start of the spike (the allocation itself takes part of it), and from
 # the moment tasks first stall on memory (10 ms of PSI "some" since the spike started), which
 # is when pressure really begins. The probe forks nothing (a fork takes a good part of a
 # second in this thrash) and stops reading /proc/pressure/memory at the onset: a read that
-# updates the averages just before the kernel's worker does makes the trigger wait 2 s more.
+# updates the averages just before the kernel's worker does makes a trigger without CAP_SYS_RESOURCE wait 2 s more.
 # The figures are printed; the bound asserted is loose, since timings under TCG on a busy host
 # are for tests/vm/psi-reaction.sh to judge.
 psi_some_b() {
@@ -443,7 +449,7 @@ check "tasks stalled on memory during the spike" test -n "$stalled"
 check "the daemon polled after the stall began" test -n "$polled"
 check "the trigger fired during the spike, at $PSI_TRIGGER_MS ms of stall" bash -c \
 	"journalctl -u $UNIT _PID=$pid --no-pager --since @$T10 | grep -q 'PSI trigger: memory stall over $PSI_TRIGGER_MS ms in 2000 ms'"
-check "the daemon woke within $REACTION_BOUND_MS ms of the stall (loose: the kernel checks every 2 s)" \
+check "the daemon woke within $REACTION_BOUND_MS ms of the stall (loose: TCG on a busy host)" \
 	bash -c "[ -n '$woke' ] && [ $(((${woke:-0} - ${stalled:-0}) / 1000)) -le $REACTION_BOUND_MS ]"
 rm -f /run/systemd/system/$UNIT.service.d/50-verbose.conf
 systemctl daemon-reload
