@@ -191,7 +191,9 @@ if cc -O2 -o "$w/bin/anon" "$root/bench/anon.c" 2>"$w/cc.err"; then
 	check "  phase 1 is flagged capped, none of its rounds finished, no median made up" \
 		awk '/^RESULT phase1_s=/ && $3 == "phase1_capped=1" && $4 == "phase1_rounds=0" && NF == 4 {
 			split($2, v, "="); if (v[2] >= 2 && v[2] < 30) ok = 1 } END { exit !ok }' "$w/out"
-	check "  phase 2 is measured all the same" grep -qE '^RESULT phase2_work_s=[0-9.]+ .*phase2_capped=0' "$w/out"
+	# Phase 2's own cap (3 x PHASED_ACTIVE_S of wall time for 1 s of work) may end it on a busy
+	# machine: measured means reported, capped or not.
+	check "  phase 2 is measured all the same" grep -qE '^RESULT phase2_work_s=[0-9.]+ .*phase2_capped=[01]' "$w/out"
 	check "  it leaves nothing in its directory (TMPDIR), nor in /tmp" \
 		bash -c "test -z \"\$(ls '$w' | grep -v '^bin\$\|^data\$\|^out\$\|^err\$\|^cc.err\$')\" && test ! -e /tmp/dd.err -a ! -e /tmp/anon.out"
 	rm "$w/data/hot/stuck"
