@@ -9,7 +9,8 @@
 #
 # The daemon's configurations (bench/results/configs/NAME.conf, kept verbatim):
 #   shipped.conf   conf/autoswappiness.conf byte for byte: the row "daemon default" (tests/bench-report.sh
-#                  checks that the committed conf sets the same keys; its comments may change)
+#                  checks that the committed conf has the same key lines, set or commented out with
+#                  their defaults, or that README.md says the headline measured an earlier one)
 #   POLICY.conf    the shipped file with only [policy] name set, for each of BENCH_POLICIES but
 #                  the shipped default's policy (that one is "daemon default" already): the
 #                  rows "daemon POLICY"

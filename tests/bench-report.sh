@@ -149,9 +149,10 @@ check "no runs is an error" bash -c "! python3 '$root/bench/report.py' '$tmp/e/r
 
 # --- the committed run measured what ships ------------------------------------
 # shipped_ok ROOT: ROOT/bench/results/configs/shipped.conf, the configuration the
-# row "daemon default" ran with, sets what ROOT/conf/autoswappiness.conf sets: the same
-# lines but comments and blank lines (a comment may be corrected after the run; a key may not).
-settings() { grep -v -E '^[[:space:]]*([#;]|$)' "$1" || true; }
+# row "daemon default" ran with, sets what ROOT/conf/autoswappiness.conf sets: the same key
+# lines, set or commented out with the default they document (a default is the daemon's
+# configuration too); prose comments may be corrected after the run.
+settings() { grep -E '^[[:space:]]*#?[[:space:]]*[a-z_0-9]+[[:space:]]*=' "$1" || true; }
 shipped_ok() { cmp -s <(settings "$1/conf/autoswappiness.conf") <(settings "$1/bench/results/configs/shipped.conf"); }
 shipped_differs() { ! shipped_ok "$1"; }
 mkdir -p "$tmp/s/conf" "$tmp/s/bench/results/configs"
@@ -164,9 +165,21 @@ check "the shipped-configuration check fails when a setting differs" shipped_dif
 cp "$root/conf/autoswappiness.conf" "$tmp/s/bench/results/configs/shipped.conf"
 sed -i 's/^#max = auto$/max = auto/' "$tmp/s/conf/autoswappiness.conf"
 check "the shipped-configuration check fails when a default is uncommented" shipped_differs "$tmp/s"
+cp "$root/conf/autoswappiness.conf" "$tmp/s/conf/autoswappiness.conf"
+sed -i 's/^#step = 5$/#step = 10/' "$tmp/s/conf/autoswappiness.conf"
+check "the shipped-configuration check fails when a documented default changes" shipped_differs "$tmp/s"
+# stale_said ROOT: ROOT/README.md says, just before its bench block, that the block measured an
+# earlier configuration (so a headline that no longer describes what ships is never silent).
+stale_said() { grep -B5 '^<!-- bench:begin -->' "$1/README.md" | grep -q 'measured an earlier configuration'; }
 if head -n 1 "$root/bench/results/runs.csv" 2>/dev/null | grep -q ',daemon_config,'; then
-	check "the committed run's daemon default ran conf/autoswappiness.conf as shipped (bench/results/configs/shipped.conf)" \
-		shipped_ok "$root"
+	if shipped_ok "$root"; then
+		check "the committed run's daemon default ran conf/autoswappiness.conf as shipped (bench/results/configs/shipped.conf)" \
+			shipped_ok "$root"
+	else
+		diff <(settings "$root/bench/results/configs/shipped.conf") <(settings "$root/conf/autoswappiness.conf") || true
+		check "conf/autoswappiness.conf changed since the committed run: README says its headline measured an earlier configuration" \
+			stale_said "$root"
+	fi
 else
 	# A run from before issue 12 ran no shipped.conf (it set max = 200): nothing to compare.
 	skipped=$((skipped + 1))
