@@ -29,8 +29,9 @@ has_cap() {
 	while read -r k v; do [ "$k" = "${2:-CapBnd}:" ] && return $((!((0x$v >> $1) & 1))); done </proc/self/status
 	return 1
 }
-# all_but N: setpriv's list that drops every capability but N from the bounding set
-# (util-linux 2.38 takes "-all,+N" as "-all").
+# all_but N: setpriv's list that drops every capability but N from the bounding set, each by
+# name, so that it does not rest on how setpriv combines "-all" with "+N" (untried here: this
+# host's bounding set lacks CAP_SYS_RESOURCE, so "+sys_resource" could not be told apart).
 all_but() {
 	local i l=''
 	for i in $(seq 0 "$(cat /proc/sys/kernel/cap_last_cap)"); do [ "$i" = "$1" ] || l+="-cap_$i,"; done
