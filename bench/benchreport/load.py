@@ -223,6 +223,38 @@ class Data:
                     values.append(v)
         return values, n
 
+    def phase_start(self, swap, setting, mark="phase2", burst=model.SWAPIN_BURST):
+        """What each counted run of phased did as the MARK window `mark` began, from its time
+        series (ts/, cumulative counters a second apart): [(rep, knob, out_before)], the knob at
+        the window's first sample and the swap-outs (pages) in the window's seconds before the
+        first second with at least `burst` swap-ins (all of the window's without one). Runs
+        without MARK lines or counters are left out."""
+        out = []
+        for r in self.runs_of(swap, "phased", setting):
+            if r["rc"] != "0" and not self.timed_out(r):
+                continue
+            tag = f"phased-{setting}-{r['rep']}"
+            win = [(a, b) for name, a, b in self.marks(swap, tag) if name == mark]
+            rows = [(fnum(x.get("t")), fnum(x.get("swappiness")), fnum(x.get("pswpin")), fnum(x.get("pswpout")))
+                    for x in read_csv(self.ts_path(swap, tag))]
+            rows = [x for x in rows if None not in x]
+            if not win or len(rows) < 2:
+                continue
+            a, b = win[0]
+            knob, before, seen = None, 0, False
+            for (_, _, in0, out0), (t, v, in1, out1) in zip(rows, rows[1:]):
+                if t <= a:
+                    continue
+                if t > b + 1:  # the sample after the window's end still counts its last second
+                    break
+                knob = v if knob is None else knob
+                seen = seen or in1 - in0 >= burst
+                if not seen:
+                    before += out1 - out0
+            if knob is not None:
+                out.append((r["rep"], knob, before))
+        return out
+
     def daemon_max(self, swap, setting):
         """The top a daemon setting ran with on a swap mode, as the daemon read its file there
         (guest-info's config_SETTING, "policy=tendency max=100"); None if not recorded."""

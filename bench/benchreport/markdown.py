@@ -333,6 +333,12 @@ def why_section(data, res, rows, rows60, checks, setting="default"):
                 if k:
                     out.append(f"  - {k[0]}.")
                     first = first and not k[1]
+            top, p1 = data.daemon_max(swap, setting), tables.get(model.PHASES[0])
+            if (wl == "phased" and top is not None and p1 is not None and model.is_static(p1.best)
+                    and int(p1.best) > top):
+                k = _phase_change_line(data, swap, top)
+                if k:
+                    out.append(f"  - {k}.")
             if "c" in keys and r:
                 out.append("  - " + _literal_c(data, res, swap, setting, r))
         if geo:
@@ -412,6 +418,57 @@ def phase_totals(data, swap):
     return out + [""]
 
 
+def _span(vals):
+    """'a' or 'a-b' over the values (formatted with fmt)."""
+    lo, hi = min(vals), max(vals)
+    return fmt(lo) if lo == hi else f"{fmt(lo)}-{fmt(hi)}"
+
+
+def phase_change(data, swap):
+    """Phased's change of phase, per setting and run: where the knob was when phase 2 began,
+    what was swapped out before the first second with a burst of swap-ins (what a controller
+    that reacts to swap-ins cannot have seen), and what phase 2 then swapped in and took."""
+    rows = []
+    for s in data.settings:
+        starts = data.phase_start(swap, s)
+        if not starts:
+            continue
+        p2in, p2t = data.by_rep(swap, "phased", s, "phase2_pswpin"), data.by_rep(swap, "phased", s, "phase2_work_s")
+        rows.append(f"| {model.label(s)} | " + " | ".join(
+            f"{fmt(knob)}, {fmt(before)}, {fmt(p2in[rep]) if rep in p2in else 'n/a'}, "
+            f"{fmt(p2t[rep]) + ' s' if rep in p2t else 'n/a'}" for rep, knob, before in starts) + " |")
+    if not rows:
+        return []
+    n = max(r.count("|") - 2 for r in rows)
+    return [f"At the change of phase: for each run, the knob when phase 2 began; the pages swapped out in phase 2's "
+            f"seconds before the first with {model.SWAPIN_BURST} or more swap-ins (ts/: what a controller that reacts "
+            "to swap-ins cannot yet have seen); phase 2's swap-ins; and its time for the fixed work.\n",
+            "| setting | " + " | ".join(f"run {i + 1}" for i in range(n)) + " |", "| --- |" + " --- |" * n] + rows + [""]
+
+
+def _phase_change_line(data, swap, top):
+    """Why the top of the range is where it is, from phased's change of phase: the runs above
+    the top when phase 2 began against those at or below it (all settings pooled), or None."""
+    up, down, who = [], [], {True: set(), False: set()}
+    for s in data.settings:
+        p2t = data.by_rep(swap, "phased", s, "phase2_work_s")
+        for rep, knob, before in data.phase_start(swap, s):
+            if rep in p2t:
+                (up if knob > top else down).append((before, p2t[rep]))
+                who[knob > top].add(model.label(s))
+    if not up or not down:
+        return None
+
+    def said(g, k):
+        return (f"{len(g)} runs ({', '.join(sorted(who[k]))}) swapped out {_span([b for b, _ in g])} pages before "
+                f"the first second with {model.SWAPIN_BURST} or more swap-ins, and phase 2 took {_span([t for _, t in g])} s")
+
+    return (f"at the change of phase, above {top}: phase 2 starts with no sign in the seconds before it, and at a high "
+            "value the new working set is swapped out as it is allocated, before any swap-in shows. Above "
+            f"{top} when phase 2 began, {said(up, True)}; at or below {top}, {said(down, False)} (see the table "
+            "\"At the change of phase\" below)")
+
+
 def probe_samples(data, swap):
     """How many samples the probe's percentiles rest on: at least 1,000 for p99 to be one."""
     n = [(v, s, rep) for s in data.settings for rep, v in data.by_rep(swap, "responsiveness", s, "probe_n").items()]
@@ -436,6 +493,7 @@ def workload_sections(data, res, bars):
                     out.append(f"![{wl} {t.metric.name} {swap}](plots/{bars[(swap, wl, t.metric.name)]})\n")
             if wl == "phased":
                 out += phase_totals(data, swap)
+                out += phase_change(data, swap)
             if wl == "responsiveness":
                 out += probe_samples(data, swap)
             out += counters_table(data, res, swap, wl)

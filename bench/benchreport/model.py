@@ -39,6 +39,12 @@ PHASES = ("phase1_s", "phase2_work_s")
 # The window of each phase's figure: its MARK line in the run's log (bench/wl-phased.sh). The
 # other workloads mark none; their window is the run, t0 to t1 of runs.csv.
 MARKS = {"phase1_s": "phase1", "phase2_work_s": "phase2"}
+# Swap-ins in one second of the time series that mark a working set coming back (phased's
+# change of phase: the seconds before the first such one are what a controller that reacts to
+# swap-ins cannot have seen). In the run of 0b9e8f4 (2026-12-02), phase 2 shows
+# at most 28 swap-ins in the seconds before a return on disk swap, 95 on zram; the first second
+# of a return shows 104-5176.
+SWAPIN_BURST = 100
 # Metrics a run killed at the time limit still reports, over what it measured until then (the
 # probe prints its percentiles on SIGTERM): left out, the worst runs of a setting would vanish.
 UNTIL_TIMEOUT = {"probe_p99_ms", "probe_p50_ms", "probe_max_ms", "probe_n"}

@@ -366,6 +366,68 @@ class WhyFromRawResults(unittest.TestCase):
         self.assertIn("- phase 1: no time series of the knob", md)  # zram: none written
 
 
+def add_counters(d, runs, knob, out_per_s):
+    """Time series with counters for phased runs at a fixed knob: out_per_s pages swapped out in
+    each of phase 2's first two seconds, then a burst of 500 swap-ins, then swap-outs that come
+    after it; MARK lines as add_knob's."""
+    os.makedirs(os.path.join(d, "ts"), exist_ok=True)
+    os.makedirs(os.path.join(d, "logs"), exist_ok=True)
+    for r in runs:
+        t0, tag = float(r["t0"]), f"{r['swap']}-{r['workload']}-{r['setting']}-{r['rep']}"
+        pin = pout = 0
+        with open(os.path.join(d, "ts", tag + ".csv"), "w") as f:
+            f.write("t,swappiness,pswpin,pswpout\n")
+            for i in range(-5, 36):
+                # The sample at t0 + i + 0.5 counts the second before it.
+                pout += out_per_s if i in (10, 11) else 7 if i in (5, 13) else 0  # 5: phase 1's, 13: after
+                pin += 500 if i == 12 else 0
+                f.write(f"{t0 + i + 0.5:.2f},{knob},{pin},{pout}\n")
+        with open(os.path.join(d, "logs", tag + ".log"), "w") as f:
+            f.write(f"MARK phase1 {t0:.2f} {t0 + 9.5:.2f}\nMARK phase2 {t0 + 10:.2f} {t0 + 19.5:.2f}\n")
+
+
+class ChangeOfPhase(unittest.TestCase):
+    """What the runs above the daemon's top swapped out as phase 2 began, before a controller
+    could see a swap-in: the reason RESULTS.md gives for the top."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.d = self.tmp.name
+        synth.generate(self.d, "adaptive", "0")
+        data = load.Data(self.d)
+        add_knob(self.d, data.runs_of("disk", "phased", "default"))  # guest-info: the top is 100 on disk
+        add_counters(self.d, data.runs_of("disk", "phased", "200"), 200, 5000)
+        add_counters(self.d, data.runs_of("disk", "phased", "default"), 100, 100)
+        self.data = load.Data(self.d)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def test_the_swap_outs_before_the_first_burst_of_swap_ins(self):
+        self.assertEqual(self.data.phase_start("disk", "200"),
+                         [("1", 200.0, 10000.0), ("2", 200.0, 10000.0), ("3", 200.0, 10000.0)])
+        self.assertEqual(self.data.phase_start("disk", "default")[0], ("1", 100.0, 200.0))
+        # Without a burst, every swap-out of the window (phase 1's at i = 5 is outside it).
+        self.assertEqual(self.data.phase_start("disk", "default", burst=501)[0], ("1", 100.0, 207.0))
+        self.assertEqual(self.data.phase_start("disk", "60"), [])  # no counters in its time series
+        self.assertEqual(self.data.phase_start("zram", "200"), [])  # no time series at all
+
+    def test_the_why_section_and_the_table(self):
+        res = compare.compute(self.data)
+        rows, rows60 = targets.rows(res), targets.rows(res, against60=True)
+        checks = {"daemon default": choose.check_targets(rows, rows60, "daemon default")}
+        md = "\n".join(markdown.why_section(self.data, res, rows, rows60, checks))
+        # synth's phase 2: static 200 30 s, the default 10.4 s, times 0.98, 1 and 1.02.
+        self.assertIn("Above 100 when phase 2 began, 3 runs (static 200) swapped out 10000 pages before the first "
+                      "second with 100 or more swap-ins, and phase 2 took 29.4-30.6 s; at or below 100, 3 runs "
+                      "(daemon default) swapped out 200 pages before the first second with 100 or more swap-ins, and "
+                      "phase 2 took 10.2-10.6 s", md)
+        table = markdown.phase_change(self.data, "disk")
+        self.assertIn("| static 200 | 200, 10000, 8820, 29.4 s | 200, 10000, 9000, 30 s | 200, 10000, 9180, 30.6 s |",
+                      table)
+        self.assertEqual(markdown.phase_change(self.data, "zram"), [])
+
+
 class GoalsInPlainWords(unittest.TestCase):
     """The README's words on how the shipped default does against the targets, from the checks
     and the numbers RESULTS.md's why section uses (synthetic results: every interval known)."""
