@@ -54,7 +54,11 @@
 #   BENCH_RUN_TIMEOUT=90   seconds before one run is killed: recorded as a timeout, and its wall
 #                          time counts as a lower bound of the workload's time (no run of 60-200
 #                          took over 87 s on the idle host of the first full run; on zram under
-#                          TCG some thrash for minutes, and the limit bounds what they cost)
+#                          TCG some thrash for minutes, and the limit bounds what they cost).
+#                          Each boot has its own (host-info's run_timeouts): a session that
+#                          resumes the run on a slower machine (the guest's uptime at its first
+#                          run, in RESULTS.md, shows it) may give its boots a longer one; every
+#                          setting of a workload runs in one boot, so they share it
 #   BENCH_OUT=build/bench  work directory (staged binaries, shares, data disk)
 #   BENCH_REPORT_DIR=bench where RESULTS.md, results/ and plots/ go; the README headline is
 #                          rewritten only by a full run into bench (BENCH_QUICK=1: the default
@@ -106,6 +110,7 @@ cpus=${BENCH_CPUS:-2}
 disk_mbps=${BENCH_DISK_MBPS:-50}
 sample_ms=${BENCH_SAMPLE_MS:-1000}
 run_timeout=${BENCH_RUN_TIMEOUT:-90}
+run_timeout0=$run_timeout # the limit the run started with (a resumed run: its first session's)
 tree_mb=${BENCH_TREE_MB:-$((mem_mb * 120 / 100))}
 hot_mb=${BENCH_HOT_MB:-$((mem_mb * 45 / 100))}
 cold_mb=${BENCH_COLD_MB:-$((mem_mb * 80 / 100))}
@@ -322,7 +327,8 @@ env_common() {
 # What the measurements depend on besides the settings: sizes, guest, disk, limits. A resumed
 # run must have the same.
 measure_fingerprint() {
-	{ env_common | grep -v '^COST_'; echo "$mem_mb $swap_mb $zram_mb $cpus $disk_mbps $sample_ms $run_timeout $tree_mb $hot_mb $cold_mb"; } |
+	{ env_common | grep -v '^COST_' | sed "s/^RUN_TIMEOUT=.*/RUN_TIMEOUT=$run_timeout0/"
+	  echo "$mem_mb $swap_mb $zram_mb $cpus $disk_mbps $sample_ms $run_timeout0 $tree_mb $hot_mb $cold_mb"; } |
 		sha256sum | cut -c1-16
 }
 
@@ -348,7 +354,8 @@ host_info_lines() {
 		echo "vm_cpus=$cpus"
 		echo "disk_mbps=$disk_mbps"
 		echo "sample_ms=$sample_ms"
-		echo "run_timeout_s=$run_timeout"
+		echo "run_timeout_s=$run_timeout0"
+		echo "run_timeouts=${run_timeouts# }"
 		echo "data_tree_mb=$tree_mb"
 		echo "data_hot_mb=$hot_mb"
 		echo "data_cold_mb=$cold_mb"
@@ -431,6 +438,7 @@ redone_size() {
 
 failed=""
 host_load=""
+run_timeouts=""
 boots_done=""
 complete=no
 redone=""
@@ -439,6 +447,10 @@ sessions="$started:$commit"
 if [[ $resume == 1 && -f $raw/host-info.txt ]]; then
 	# Go on with a run: the same settings, sizes and configurations (checked), its results kept.
 	prev() { sed -n "s/^$1=//p" "$raw/host-info.txt"; }
+	# The limit per run is each boot's own (run_timeouts): a slower machine that resumes the run
+	# may need a longer one. What the run started with stays its measure.
+	run_timeout0=$(prev run_timeout_s)
+	run_timeout0=${run_timeout0:-$run_timeout}
 	[[ $(prev settings) == "$settings" && $(prev reps) == "$reps" && $(prev swap_modes) == "$swap_modes" ]] ||
 		die "BENCH_RESUME=1: $raw holds a run with settings '$(prev settings)', reps $(prev reps), swap '$(prev swap_modes)'"
 	redone=" $(prev redone)"
@@ -455,6 +467,7 @@ if [[ $resume == 1 && -f $raw/host-info.txt ]]; then
 	started=$(prev started)
 	sessions="$(prev sessions) $sessions"
 	host_load=" $(prev host_load)"
+	run_timeouts=" $(prev run_timeouts)"
 	boots_done=" $(prev boots_done)"
 	# The run's workloads are those it had and those added now, in the order of the first.
 	all_workloads=$(prev workloads)
@@ -500,6 +513,7 @@ for wl in $workloads; do
 		say "$(date -u +%T) workload $wl, swap $swap: $runs runs in one boot$( ((ndone == 0)) || echo " ($ndone recorded before)")"
 		# Other work on the host shares its cores with the emulator: record how busy it was.
 		host_load+=" $wl/$swap:$(cut -d' ' -f1 /proc/loadavg)"
+		run_timeouts+=" $wl/$swap:$run_timeout"
 		t=$SECONDS
 		if ! boot "$share" "$mem_mb" $((runs * (run_timeout + 60) + 600)); then
 			failed+=" $wl/$swap"

@@ -255,6 +255,23 @@ class Data:
                 out.append((r["rep"], knob, before))
         return out
 
+    def first_run_uptimes(self):
+        """{"workload/swap": [s, ...]}: the guest's uptime when each boot's first run (its
+        warm-up) began, boot and setup included: on a slower host it is longer, so it tells
+        boots of one run made on machines of different speeds apart."""
+        out = {}
+        for r in self.all_rows:
+            t0 = fnum(r.get("t0"))
+            if r.get("warmup") == "1" and t0 is not None:
+                out.setdefault(f"{r['workload']}/{r['swap']}", []).append(t0)
+        return out
+
+    def run_timeouts(self):
+        """{"workload/swap": seconds}: each boot's limit per run (run_timeouts of host-info; a
+        boot it does not name, from before it was recorded per boot, had run_timeout_s)."""
+        per = dict(x.rsplit(":", 1) for x in self.host.get("run_timeouts", "").split() if ":" in x)
+        return {b: fnum(per.get(b, self.host.get("run_timeout_s"))) for b in self.host.get("boots_done", "").split()}
+
     def daemon_max(self, swap, setting):
         """The top a daemon setting ran with on a swap mode, as the daemon read its file there
         (guest-info's config_SETTING, "policy=tendency max=100"); None if not recorded."""

@@ -4,6 +4,7 @@ number comes from the arguments."""
 import math
 import statistics
 
+from . import load
 from . import model
 from . import stats
 from . import text
@@ -34,6 +35,15 @@ def header(data):
     return out
 
 
+def _time_limits(data):
+    """'90 s', or each boot's limit where they differ."""
+    per = data.run_timeouts()
+    if len(set(per.values())) > 1:
+        return "; ".join(f"{b}: {fmt(v) if v is not None else '?'} s" for b, v in per.items()) + " (each boot its own)"
+    v = next(iter(per.values()), None) if per else load.fnum(data.host.get("run_timeout_s"))
+    return f"{fmt(v)} s" if v is not None else "?"
+
+
 def what_ran(data):
     h, g = data.host, data.guest
     g0 = g.get("disk") or next(iter(g.values()), {})
@@ -48,6 +58,10 @@ def what_ran(data):
         ("emulator", f"{h.get('qemu', '?')}, accel {h.get('accel', '?')} (-cpu max), {h.get('vm_cpus', '?')} vCPUs; one guest at a time"),
         ("host load", f"1-min load average at the start/end of each boot: {h.get('host_load', '?')} (other work on the host "
                       "shares its cores with the emulator)"),
+        ("host speed", "the guest's uptime when each boot's first run began (boot and setup; a slower host takes longer): "
+                       + (" ".join(f"{k}:{'/'.join(fmt(v) for v in vs)} s" for k, vs in data.first_run_uptimes().items())
+                          or "not recorded")),
+        ("time limit", "a run is killed after " + _time_limits(data)),
         ("guest", f"{g0.get('guest_os', '?')}, kernel {g0.get('guest_kernel', '?')}, {h.get('vm_mem_mb', '?')} MB RAM "
                   f"(MemTotal {int(g0.get('guest_memtotal_kib', '0')) // 1024} MiB), zswap {g0.get('guest_zswap', '?')}, "
                   f"THP {g0.get('guest_thp', '?')}"),

@@ -428,6 +428,39 @@ class ChangeOfPhase(unittest.TestCase):
         self.assertEqual(markdown.phase_change(self.data, "zram"), [])
 
 
+class BootsOfOneRun(unittest.TestCase):
+    """A run resumed on another machine: each boot's limit per run and how fast its host was."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.d = self.tmp.name
+        synth.generate(self.d, "adaptive", "0")
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def data(self, extra):
+        with open(os.path.join(self.d, "host-info.txt"), "a") as f:
+            f.write(extra)
+        return load.Data(self.d)
+
+    def test_a_boot_not_named_had_the_runs_limit(self):
+        d = self.data("boots_done=phased/disk phased/zram dirtier/disk\nrun_timeouts=dirtier/disk:300\n")
+        self.assertEqual(d.run_timeouts(), {"phased/disk": 180.0, "phased/zram": 180.0, "dirtier/disk": 300.0})
+        row = next(x for x in markdown.what_ran(d) if x.startswith("| time limit"))
+        self.assertIn("phased/disk: 180 s; phased/zram: 180 s; dirtier/disk: 300 s (each boot its own)", row)
+
+    def test_one_limit_for_all_boots(self):
+        d = self.data("boots_done=phased/disk dirtier/disk\nrun_timeouts=phased/disk:180\n")
+        self.assertIn("| time limit | a run is killed after 180 s |", markdown.what_ran(d))
+
+    def test_the_uptime_at_each_boots_first_run(self):
+        # synth: every workload's warm-up on each swap mode starts at uptime 0.
+        u = self.data("").first_run_uptimes()
+        self.assertEqual(u["phased/disk"], [0.0])
+        self.assertEqual(len(u), 8)
+
+
 class GoalsInPlainWords(unittest.TestCase):
     """The README's words on how the shipped default does against the targets, from the checks
     and the numbers RESULTS.md's why section uses (synthetic results: every interval known)."""
