@@ -355,7 +355,8 @@ host_info_lines() {
 		echo "disk_mbps=$disk_mbps"
 		echo "sample_ms=$sample_ms"
 		echo "run_timeout_s=$run_timeout0"
-		echo "run_timeouts=${run_timeouts# }"
+		read -ra boots_limits <<<"$run_timeouts" # one space between boots, none around
+		echo "run_timeouts=${boots_limits[*]}"
 		echo "data_tree_mb=$tree_mb"
 		echo "data_hot_mb=$hot_mb"
 		echo "data_cold_mb=$cold_mb"
