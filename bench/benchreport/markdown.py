@@ -477,8 +477,8 @@ def _phase_change_line(data, swap, top):
         return (f"{len(g)} runs ({', '.join(sorted(who[k]))}) swapped out {_span([b for b, _ in g])} pages before "
                 f"the first second with {model.SWAPIN_BURST} or more swap-ins, and phase 2 took {_span([t for _, t in g])} s")
 
-    return (f"at the change of phase, above {top}: phase 2 starts with no sign in the seconds before it, and at a high "
-            "value the new working set is swapped out as it is allocated, before any swap-in shows. Above "
+    return (f"at the change of phase, above {top}: phase 2 allocates its working set as it starts, and at a high value "
+            "the kernel swaps it out as it is allocated, before any swap-in shows that it is wanted. Above "
             f"{top} when phase 2 began, {said(up, True)}; at or below {top}, {said(down, False)} (see the table "
             "\"At the change of phase\" below)")
 
