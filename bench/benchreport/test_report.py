@@ -323,6 +323,14 @@ def add_knob(d, runs, marks=True):
         f.write("guest_swap_mode=disk\nconfig_default=policy=tendency max=100\n")
 
 
+def why_markdown(data):
+    """RESULTS.md's why section for the shipped default, from raw results."""
+    res = compare.compute(data)
+    rows, rows60 = targets.rows(res), targets.rows(res, against60=True)
+    checks = {"daemon default": choose.check_targets(rows, rows60, "daemon default")}
+    return "\n".join(markdown.why_section(data, res, rows, rows60, checks))
+
+
 class WhyFromRawResults(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
@@ -346,10 +354,7 @@ class WhyFromRawResults(unittest.TestCase):
         self.assertEqual(self.data.marks("disk", "phased-default-1")[1][0], "phase2")
 
     def test_the_section_says_why(self):
-        res = compare.compute(self.data)
-        rows, rows60 = targets.rows(res), targets.rows(res, against60=True)
-        checks = {"daemon default": choose.check_targets(rows, rows60, "daemon default")}
-        md = "\n".join(markdown.why_section(self.data, res, rows, rows60, checks))
+        md = why_markdown(self.data)
         # Phase 1 under the default is 9.8 s against static 200's 9: 1.09, and sets the figure.
         self.assertIn("- **phased** misses (a) and (c) at 1.09 [1.05-1.13] of the best static value, set by phase 1, "
                       "1.09 [1.05-1.13] of static 200 (phase 2: 1.04 [1.00-1.08] of static 0).", md)
@@ -413,10 +418,7 @@ class ChangeOfPhase(unittest.TestCase):
         self.assertEqual(self.data.phase_start("zram", "200"), [])  # no time series at all
 
     def test_the_why_section_and_the_table(self):
-        res = compare.compute(self.data)
-        rows, rows60 = targets.rows(res), targets.rows(res, against60=True)
-        checks = {"daemon default": choose.check_targets(rows, rows60, "daemon default")}
-        md = "\n".join(markdown.why_section(self.data, res, rows, rows60, checks))
+        md = why_markdown(self.data)
         # synth's phase 2: static 200 30 s, the default 10.4 s, times 0.98, 1 and 1.02.
         self.assertIn("Above 100 when phase 2 began, 3 runs (static 200) swapped out 10000 pages before the first "
                       "second with 100 or more swap-ins, and phase 2 took 29.4-30.6 s; at or below 100, 3 runs "
