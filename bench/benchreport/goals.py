@@ -9,6 +9,7 @@ import statistics
 from . import model
 from . import stats
 from . import why
+from . import markdown
 from .markdown import phase_name
 from .targets import GEOMEAN
 from .text import fmt, fmt_ratio
@@ -80,8 +81,14 @@ def _reason(data, res, swap, wl, setting, caps):
     caps.add(top)
     whose = (f"max = auto allows on {model.SWAP_TITLES.get(swap, swap)}" if data.max_is_auto(setting)
              else f"max = {top} sets")
+    cost = ""
+    if wl == "phased":
+        up, down, _ = markdown.phase_change_groups(data, swap, top)
+        if up and down:
+            cost = (f"; the runs above {top} when phase 2 began took {markdown.span([t for _, t in up])} s for it, "
+                    f"against {markdown.span([t for _, t in down])} s at or below {top}")
     return (f": {where}where {best} is best, the knob cannot go above {top}, the top that {whose}, and is there "
-            f"for {_pct(at_top)} of the time")
+            f"for {_pct(at_top)} of the time{cost}")
 
 
 def _mean(c, r, n_wl):

@@ -432,12 +432,6 @@ def phase_totals(data, swap):
     return out + [""]
 
 
-def _span(vals):
-    """'a' or 'a-b' over the values (formatted with fmt)."""
-    lo, hi = min(vals), max(vals)
-    return fmt(lo) if lo == hi else f"{fmt(lo)}-{fmt(hi)}"
-
-
 def phase_change(data, swap):
     """Phased's change of phase, per setting and run: where the knob was when phase 2 began,
     what was swapped out before the first second with a burst of swap-ins (what a controller
@@ -460,9 +454,10 @@ def phase_change(data, swap):
             "| setting | " + " | ".join(f"run {i + 1}" for i in range(n)) + " |", "| --- |" + " --- |" * n] + rows + [""]
 
 
-def _phase_change_line(data, swap, top):
-    """Why the top of the range is where it is, from phased's change of phase: the runs above
-    the top when phase 2 began against those at or below it (all settings pooled), or None."""
+def phase_change_groups(data, swap, top):
+    """Phased's runs of every setting, split by where the knob was when phase 2 began: above
+    top, and at or below it. Each group: [(pages swapped out before the first burst of
+    swap-ins, phase 2's time)]; and {above: the settings' labels}."""
     up, down, who = [], [], {True: set(), False: set()}
     for s in data.settings:
         p2t = data.by_rep(swap, "phased", s, "phase2_work_s")
@@ -470,12 +465,25 @@ def _phase_change_line(data, swap, top):
             if rep in p2t:
                 (up if knob > top else down).append((before, p2t[rep]))
                 who[knob > top].add(model.label(s))
+    return up, down, who
+
+
+def span(vals):
+    """'a' or 'a-b' over the values (formatted with fmt)."""
+    lo, hi = min(vals), max(vals)
+    return fmt(lo) if lo == hi else f"{fmt(lo)}-{fmt(hi)}"
+
+
+def _phase_change_line(data, swap, top):
+    """Why the top of the range is where it is, from phased's change of phase: the runs above
+    the top when phase 2 began against those at or below it (all settings pooled), or None."""
+    up, down, who = phase_change_groups(data, swap, top)
     if not up or not down:
         return None
 
     def said(g, k):
-        return (f"{len(g)} runs ({', '.join(sorted(who[k]))}) swapped out {_span([b for b, _ in g])} pages before "
-                f"the first second with {model.SWAPIN_BURST} or more swap-ins, and phase 2 took {_span([t for _, t in g])} s")
+        return (f"{len(g)} runs ({', '.join(sorted(who[k]))}) swapped out {span([b for b, _ in g])} pages before "
+                f"the first second with {model.SWAPIN_BURST} or more swap-ins, and phase 2 took {span([t for _, t in g])} s")
 
     return (f"at the change of phase, above {top}: phase 2 allocates its working set as it starts, and at a high value "
             "the kernel swaps it out as it is allocated, before any swap-in shows that it is wanted. Above "

@@ -424,6 +424,16 @@ class ChangeOfPhase(unittest.TestCase):
                       "second with 100 or more swap-ins, and phase 2 took 29.4-30.6 s; at or below 100, 3 runs "
                       "(daemon default) swapped out 200 pages before the first second with 100 or more swap-ins, and "
                       "phase 2 took 10.2-10.6 s", md)
+        # The README's words on a clear miss of phased (moved to 1.10 [1.07-1.13]) name the cost too.
+        res = compare.compute(self.data)
+        rows, rows60 = targets.rows(res), targets.rows(res, against60=True)
+        for r in rows:
+            if (r["swap"], r["workload"], r["setting"]) == ("disk", "phased", "daemon default"):
+                r.update(ratio=1.1, low=1.07, high=1.13)
+        words = "\n".join(goals.lines(self.data, res, rows, rows60,
+                                      choose.check_targets(rows, rows60, "daemon default")))
+        self.assertIn("and is there for 100% of the time; the runs above 100 when phase 2 began took 29.4-30.6 s for "
+                      "it, against 10.2-10.6 s at or below 100)", words)
         table = markdown.phase_change(self.data, "disk")
         self.assertIn("| static 200 | 200, 10000, 8820, 29.4 s | 200, 10000, 9000, 30 s | 200, 10000, 9180, 30.6 s |",
                       table)
