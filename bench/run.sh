@@ -57,8 +57,8 @@
 #                          TCG some thrash for minutes, and the limit bounds what they cost).
 #                          Each boot has its own (host-info's run_timeouts): a session that
 #                          resumes the run on a slower machine (the guest's uptime at its first
-#                          run, in RESULTS.md, shows it) may give its boots a longer one; every
-#                          setting of a workload runs in one boot, so they share it
+#                          run, in RESULTS.md, shows it) may give its boots a longer one; the
+#                          settings of a boot run interleaved, so they share its host and limit
 #   BENCH_OUT=build/bench  work directory (staged binaries, shares, data disk)
 #   BENCH_REPORT_DIR=bench where RESULTS.md, results/ and plots/ go; the README headline is
 #                          rewritten only by a full run into bench (BENCH_QUICK=1: the default
@@ -325,7 +325,7 @@ env_common() {
 }
 
 # What the measurements depend on besides the settings: sizes, guest, disk, limits. A resumed
-# run must have the same.
+# run must have the same, but for the limit per run: the one the run started with counts.
 measure_fingerprint() {
 	{ env_common | grep -v '^COST_' | sed "s/^RUN_TIMEOUT=.*/RUN_TIMEOUT=$run_timeout0/"
 	  echo "$mem_mb $swap_mb $zram_mb $cpus $disk_mbps $sample_ms $run_timeout0 $tree_mb $hot_mb $cold_mb"; } |

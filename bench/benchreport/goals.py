@@ -9,10 +9,9 @@ import statistics
 from . import model
 from . import stats
 from . import why
-from . import markdown
 from .markdown import phase_name
 from .targets import GEOMEAN
-from .text import fmt, fmt_ratio
+from .text import fmt, fmt_ratio, span
 
 NOISE = "within noise"
 
@@ -83,10 +82,10 @@ def _reason(data, res, swap, wl, setting, caps):
              else f"max = {top} sets")
     cost = ""
     if wl == "phased":
-        up, down, _ = markdown.phase_change_groups(data, swap, top)
+        up, down, _ = data.phase_change_groups(swap, top)
         if up and down:
-            cost = (f"; the runs above {top} when phase 2 began took {markdown.span([t for _, t in up])} s for it, "
-                    f"against {markdown.span([t for _, t in down])} s at or below {top}")
+            cost = (f"; the runs above {top} when phase 2 began took {span([t for _, t in up])} s for it, "
+                    f"against {span([t for _, t in down])} s at or below {top}")
     return (f": {where}where {best} is best, the knob cannot go above {top}, the top that {whose}, and is there "
             f"for {_pct(at_top)} of the time{cost}")
 

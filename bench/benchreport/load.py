@@ -198,16 +198,20 @@ class Data:
                         out.append((m.group(1), float(m.group(2)), float(m.group(3))))
         return out
 
+    def _series(self, swap, wl, setting):
+        """(run, tag) of the setting's runs that count (exited 0 or killed at the time limit):
+        tag names their logs/ and ts/ files."""
+        for r in self.runs_of(swap, wl, setting):
+            if r["rc"] == "0" or self.timed_out(r):
+                yield r, f"{wl}-{setting}-{r['rep']}"
+
     def knob_in_window(self, swap, wl, setting, mark=None):
         """The values vm.swappiness held in the time series (ts/, one sample a second) while a
         workload was measured, pooled over the setting's runs that count (exited 0 or killed at
         the time limit): in the window of the MARK line named mark, or from the run's t0 to t1
         (runs.csv) without one. The number of runs behind them is the second value."""
         values, n = [], 0
-        for r in self.runs_of(swap, wl, setting):
-            if r["rc"] != "0" and not self.timed_out(r):
-                continue
-            tag = f"{wl}-{setting}-{r['rep']}"
+        for r, tag in self._series(swap, wl, setting):
             if mark:
                 win = [(a, b) for name, a, b in self.marks(swap, tag) if name == mark]
             else:
@@ -230,10 +234,7 @@ class Data:
         first second with at least `burst` swap-ins (all of the window's without one). Runs
         without MARK lines or counters are left out."""
         out = []
-        for r in self.runs_of(swap, "phased", setting):
-            if r["rc"] != "0" and not self.timed_out(r):
-                continue
-            tag = f"phased-{setting}-{r['rep']}"
+        for r, tag in self._series(swap, "phased", setting):
             win = [(a, b) for name, a, b in self.marks(swap, tag) if name == mark]
             rows = [(fnum(x.get("t")), fnum(x.get("swappiness")), fnum(x.get("pswpin")), fnum(x.get("pswpout")))
                     for x in read_csv(self.ts_path(swap, tag))]
@@ -254,6 +255,19 @@ class Data:
             if knob is not None:
                 out.append((r["rep"], knob, before))
         return out
+
+    def phase_change_groups(self, swap, top):
+        """Phased's runs of every setting, split by where the knob was when phase 2 began:
+        (above top, at or below it, {above: the settings' labels}); each group [(pages swapped
+        out before the first burst of swap-ins, phase 2's time)]."""
+        up, down, who = [], [], {True: set(), False: set()}
+        for s in self.settings:
+            p2t = self.by_rep(swap, "phased", s, "phase2_work_s")
+            for rep, knob, before in self.phase_start(swap, s):
+                if rep in p2t:
+                    (up if knob > top else down).append((before, p2t[rep]))
+                    who[knob > top].add(model.label(s))
+        return up, down, who
 
     def first_run_uptimes(self):
         """{"workload/swap": [s, ...]}: the guest's uptime when each boot's first run (its

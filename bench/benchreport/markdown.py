@@ -10,7 +10,7 @@ from . import stats
 from . import text
 from . import why
 from .targets import GEOMEAN
-from .text import fmt, fmt_ci, fmt_cv, fmt_ratio, verdict_words
+from .text import fmt, fmt_ci, fmt_cv, fmt_ratio, span, verdict_words
 
 
 def header(data):
@@ -454,30 +454,10 @@ def phase_change(data, swap):
             "| setting | " + " | ".join(f"run {i + 1}" for i in range(n)) + " |", "| --- |" + " --- |" * n] + rows + [""]
 
 
-def phase_change_groups(data, swap, top):
-    """Phased's runs of every setting, split by where the knob was when phase 2 began: above
-    top, and at or below it. Each group: [(pages swapped out before the first burst of
-    swap-ins, phase 2's time)]; and {above: the settings' labels}."""
-    up, down, who = [], [], {True: set(), False: set()}
-    for s in data.settings:
-        p2t = data.by_rep(swap, "phased", s, "phase2_work_s")
-        for rep, knob, before in data.phase_start(swap, s):
-            if rep in p2t:
-                (up if knob > top else down).append((before, p2t[rep]))
-                who[knob > top].add(model.label(s))
-    return up, down, who
-
-
-def span(vals):
-    """'a' or 'a-b' over the values (formatted with fmt)."""
-    lo, hi = min(vals), max(vals)
-    return fmt(lo) if lo == hi else f"{fmt(lo)}-{fmt(hi)}"
-
-
 def _phase_change_line(data, swap, top):
     """Why the top of the range is where it is, from phased's change of phase: the runs above
     the top when phase 2 began against those at or below it (all settings pooled), or None."""
-    up, down, who = phase_change_groups(data, swap, top)
+    up, down, who = data.phase_change_groups(swap, top)
     if not up or not down:
         return None
 

@@ -18,6 +18,12 @@ def fmt(v):
     return f"{v:.{digits}f}"
 
 
+def span(vals):
+    """'a' or 'a-b' over the values (formatted with fmt)."""
+    lo, hi = min(vals), max(vals)
+    return fmt(lo) if lo == hi else f"{fmt(lo)}-{fmt(hi)}"
+
+
 def fmt_cv(v):
     """A coefficient of variation: two decimals; 'n/a' without one."""
     if v is None or (isinstance(v, float) and math.isnan(v)):
