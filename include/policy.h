@@ -97,6 +97,36 @@ enum policy_kind {
  */
 #define POLICY_TENDENCY_TOP_HOLD_S 3
 
+/*
+ * Sparing the cache (the tendency policy with max = auto where auto's top is below the
+ * kernel's 200: swap on disk, or zswap). Since Linux 5.8 the kernel weighs file pages
+ * at 200 - swappiness, so only 200 keeps reclaim off them entirely. That wins where the
+ * file side has nothing left to give but the running programs' text: the page cache
+ * that no process maps (Cached + Buffers - Mapped - Shmem) is below SPARE_FLOOR_PCT of
+ * MemTotal while anonymous pages go out to swap and do not come back. The benchmark's
+ * disk guest (tests/data/traces): dirtier 0-1% at 100 and 200, compile 1-4%,
+ * responsiveness 0-1%; there, at 100, Mapped falls from 9-10 MB to 5-6 MB and about
+ * 1,100 file refaults follow, which 200 avoids (dirtier: 200 best by 1.17 against 100).
+ * Where a file set is read (phased phase 1 at 100: 15-22%) or streamed (phase 2 at 100:
+ * 8-14%), 200 would swap out the programs' working set for it, so the rule stays out.
+ * The evidence is that of the adaptive policy's rise: swap-outs from
+ * POLICY_ADAPTIVE_SWAPOUT_PPS on, swap-ins below POLICY_ADAPTIVE_SWAPIN_PPS, in
+ * POLICY_ADAPTIVE_VOTES of the last POLICY_ADAPTIVE_WINDOW polls.
+ * The value drops back to the top of auto's range at the first poll where the unmapped
+ * cache reaches SPARE_CEIL_PCT (at 200 the kernel keeps what is read: compile at 200
+ * holds 3-5%, and phase 2 at 200 35%, the stream), or where swap-ins reach
+ * POLICY_ADAPTIVE_SWAPIN_PPS; then no rise for POLICY_ADAPTIVE_BACKOFF_S seconds
+ * (dirtier pass 2 swaps in 1,000-5,000 pages/s at 100 and at 200 alike). After
+ * SPARE_RELAX_S seconds without swap-outs it drops back too, so that the next burst of
+ * pressure starts from the top of auto's range, not from 200; and while less than
+ * SPARE_SWAP_FREE_PCT of the swap is free, as the adaptive policy's cap does (at 200
+ * the kernel would keep pushing anonymous pages at a swap that fills).
+ */
+#define POLICY_SPARE_FLOOR_PCT 5
+#define POLICY_SPARE_CEIL_PCT 10
+#define POLICY_SPARE_RELAX_S 10
+#define POLICY_SPARE_SWAP_FREE_PCT 50
+
 /* What the adaptive controller is doing. */
 enum policy_mode {
 	POLICY_MODE_FREE,      /* following the evidence: rise, hold, relax */
@@ -112,6 +142,14 @@ struct policy_state {
 	int top;   /* the top of the range it is kept in (policy_observe); 0: not known */
 	int knob;  /* the knob's value when this poll began (policy_begin; decide calls it) */
 	uint64_t top_us; /* tendency: the last poll whose formula asked for the top */
+	/* tendency, sparing the cache: the top it may raise the value to (decide sets it:
+	 * 0, the rule is off), whether it has, the evidence of the last WINDOW polls (bit 0
+	 * the newest), no rise before backoff_us, and the last poll with swap-outs. */
+	int spare_top;
+	bool spared;
+	unsigned spare_votes;
+	uint64_t spare_backoff_us;
+	uint64_t spare_busy_us;
 	enum policy_mode mode;
 	int high;	     /* the value above N that is tested or held */
 	unsigned test_polls; /* polls since the test began */
@@ -150,7 +188,10 @@ struct policy_result {
 	uint64_t scan_pps;
 	bool active; /* reclaim, refaults or stalls: poll again soon */
 	/* tendency: why target is not the formula's swap_tendency (POLICY_KEPT_NONE: it is). */
-	enum policy_kept { POLICY_KEPT_NONE, POLICY_KEPT_NO_RECLAIM, POLICY_KEPT_TOP } kept;
+	enum policy_kept { POLICY_KEPT_NONE, POLICY_KEPT_NO_RECLAIM, POLICY_KEPT_TOP, POLICY_KEPT_SPARE } kept;
+	int unmapped_cache_pct; /* page cache no process maps, % of MemTotal */
+	int top; /* the top of the range this decision may use when above the configured one
+		  * (sparing the cache: state->spare_top); 0: the configured one */
 	char reason[128];
 };
 

@@ -6,6 +6,14 @@ decide_max(const struct config *cfg, const struct sample *s)
 	return cfg->max == CONFIG_MAX_AUTO ? policy_device_max(s) : cfg->max;
 }
 
+int
+decide_spare_top(const struct config *cfg, int max, int kernel_max)
+{
+	if (cfg->policy != POLICY_TENDENCY || cfg->max != CONFIG_MAX_AUTO || max != 100 || kernel_max < 200)
+		return 0;
+	return 200;
+}
+
 struct regulator_limits
 decide_limits(const struct config *cfg, int max, int kernel_max)
 {
@@ -25,13 +33,19 @@ decide(const struct config *cfg, int max, int kernel_max, struct policy_state *s
 {
 	int lo, hi, r;
 
+	if (state) {
+		policy_begin(state, current);
+		state->spare_top = decide_spare_top(cfg, max, kernel_max);
+	}
+	r = policy_evaluate(cfg->policy, state, prev, cur, &ret->pr);
+	if (r < 0)
+		return r;
+	/* Sparing the cache lifts auto's top for this decision (include/policy.h). */
+	if (ret->pr.top > max)
+		max = ret->pr.top;
 	ret->lim = decide_limits(cfg, max, kernel_max);
 	regulator_range(&ret->lim, &lo, &hi);
-	if (state)
-		policy_begin(state, current);
-	r = policy_evaluate(cfg->policy, state, prev, cur, &ret->pr);
-	if (r >= 0)
-		r = regulator_next(reg, &ret->lim, ret->pr.target, current, &ret->dec);
+	r = regulator_next(reg, &ret->lim, ret->pr.target, current, &ret->dec);
 	if (r < 0)
 		return r;
 	if (state)

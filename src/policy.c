@@ -459,13 +459,101 @@ capped:
 	r->target = clamp_int(to, 0, 200);
 }
 
+/* The page cache that no process maps (Cached + Buffers - Mapped - Shmem), percent of
+ * MemTotal: what reclaim can take from the file side before the running programs' text. */
+static int
+unmapped_cache_pct(const struct sample *s)
+{
+	uint64_t cache = sat_add(s->cached_kib, s->buffers_kib);
+	uint64_t held = sat_add(s->mapped_kib, s->shmem_kib);
+
+	return policy_pct(cache > held ? cache - held : 0, s->mem_total_kib);
+}
+
+static unsigned
+count_bits(unsigned v)
+{
+	unsigned n = 0;
+
+	for (; v; v &= v - 1)
+		n++;
+	return n;
+}
+
+/*
+ * Sparing the cache (include/policy.h): raises the tendency's value to st->spare_top
+ * while only the programs' text is left on the file side and swapping costs no
+ * swap-ins, and drops it back at the first sign that it costs. Returns whether it
+ * set the target.
+ */
+static bool
+spare(struct policy_state *st, const struct sample *cur, bool has_rates, struct policy_result *r)
+{
+	uint64_t in = r->anon_refault_pps > r->swapin_pps ? r->anon_refault_pps : r->swapin_pps;
+	uint64_t now = cur->time_us;
+	bool ev;
+
+	if (st->spare_top <= 0) {
+		st->spared = false;
+		st->spare_votes = 0;
+		return false;
+	}
+	if (!has_rates)
+		return false;
+	ev = r->unmapped_cache_pct < POLICY_SPARE_FLOOR_PCT && r->swapout_pps >= POLICY_ADAPTIVE_SWAPOUT_PPS &&
+	     in < POLICY_ADAPTIVE_SWAPIN_PPS && r->swap_centile >= POLICY_SPARE_SWAP_FREE_PCT;
+	st->spare_votes = ((st->spare_votes << 1) | ev) & ((1u << POLICY_ADAPTIVE_WINDOW) - 1);
+	if (r->swapout_pps >= POLICY_ADAPTIVE_SWAPOUT_PPS)
+		st->spare_busy_us = now;
+	/* Swap-ins say that programs use what went out: 200 would send out more of it. */
+	if (in >= POLICY_ADAPTIVE_SWAPIN_PPS)
+		st->spare_backoff_us = sat_add(now, seconds_us(POLICY_ADAPTIVE_BACKOFF_S));
+	if (st->spared) {
+		const char *why = NULL;
+
+		if (in >= POLICY_ADAPTIVE_SWAPIN_PPS) {
+			why = "swap-ins";
+		} else if (r->unmapped_cache_pct >= POLICY_SPARE_CEIL_PCT) {
+			why = "the cache grew";
+		} else if (r->swap_centile < POLICY_SPARE_SWAP_FREE_PCT) {
+			why = "swap half used";
+		} else if (now >= st->spare_busy_us && now - st->spare_busy_us >= seconds_us(POLICY_SPARE_RELAX_S)) {
+			why = "no swap-outs";
+		}
+		if (why) {
+			int top = policy_device_max(cur);
+
+			st->spared = false;
+			st->spare_votes = 0;
+			/* The tendency's own value within auto's range; without reclaim it would keep
+			 * the value in effect, the one being given up. */
+			r->target = min_int(r->target, top);
+			if (r->kept == POLICY_KEPT_NO_RECLAIM)
+				REASON("back to %d: no reclaim (formula %d)", r->target, r->swap_tendency);
+			snprintf(r->reason + strlen(r->reason), sizeof(r->reason) - strlen(r->reason),
+				 "; cache spared no more: %s", why);
+			return false;
+		}
+	} else if (count_bits(st->spare_votes) >= POLICY_ADAPTIVE_VOTES && now >= st->spare_backoff_us) {
+		st->spared = true;
+	}
+	if (!st->spared)
+		return false;
+	r->target = st->spare_top;
+	r->top = st->spare_top;
+	r->kept = POLICY_KEPT_SPARE;
+	REASON("spare the cache at %d: unmapped cache %d%%, swap-outs %llu/s, swap-ins %llu/s", st->spare_top,
+	       r->unmapped_cache_pct, (unsigned long long)r->swapout_pps, (unsigned long long)in);
+	return true;
+}
+
 /*
  * 2.6's swap tendency, while the kernel reclaims (include/policy.h says why it
  * keeps the value otherwise, and holds the top). st is NULL for one decision
  * without history (--once): the formula alone.
  */
 static void
-tendency(struct policy_state *st, const struct sample *cur, bool reclaim, struct policy_result *r)
+tendency(struct policy_state *st, const struct sample *cur, bool reclaim, bool has_rates, struct policy_result *r)
 {
 	int f = r->swap_tendency;
 	/* Clamped: the knob as read is the kernel's, and a state the tests make up may hold anything. */
@@ -482,7 +570,7 @@ tendency(struct policy_state *st, const struct sample *cur, bool reclaim, struct
 		r->target = now;
 		r->kept = POLICY_KEPT_NO_RECLAIM;
 		REASON("stay at %d: no reclaim (formula %d)", now, f);
-	} else if (st->top > 0 && now >= st->top && f < st->top && cur->time_us >= st->top_us &&
+	} else if (!st->spared && st->top > 0 && now >= st->top && f < st->top && cur->time_us >= st->top_us &&
 		   cur->time_us - st->top_us < seconds_us(POLICY_TENDENCY_TOP_HOLD_S)) {
 		r->target = now;
 		r->kept = POLICY_KEPT_TOP;
@@ -491,6 +579,7 @@ tendency(struct policy_state *st, const struct sample *cur, bool reclaim, struct
 	} else {
 		REASON("mapped %d%%/2 + distress %d + ck %d", r->mapped_ratio, r->distress, r->ck);
 	}
+	spare(st, cur, has_rates, r);
 }
 
 #undef REASON
@@ -544,6 +633,7 @@ policy_evaluate(enum policy_kind kind, struct policy_state *state, const struct 
 	r.reclaim_distress = reclaim_distress(prev, cur);
 	r.distress = r.psi_distress > r.reclaim_distress ? r.psi_distress : r.reclaim_distress;
 	r.swap_tendency = r.mapped_ratio / 2 + r.distress + r.ck;
+	r.unmapped_cache_pct = unmapped_cache_pct(cur);
 	has_rates = compute_rates(prev, cur, &r);
 	r.active = r.distress > 0 || r.file_refault_pps >= POLICY_ADAPTIVE_ACTIVE_PPS ||
 		   r.anon_refault_pps >= POLICY_ADAPTIVE_ACTIVE_PPS || r.swapin_pps >= POLICY_ADAPTIVE_ACTIVE_PPS;
@@ -558,7 +648,7 @@ policy_evaluate(enum policy_kind kind, struct policy_state *state, const struct 
 				 r.swap_centile);
 		break;
 	case POLICY_TENDENCY:
-		tendency(state, cur, reclaimed(prev, cur), &r);
+		tendency(state, cur, reclaimed(prev, cur), has_rates, &r);
 		break;
 	case POLICY_ADAPTIVE:
 		adaptive(state ? state : &scratch, cur, has_rates, &r);

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -98,6 +99,99 @@ test_state_and_errors(void **state)
 	assert_int_equal(ps.value, 42);
 }
 
+/* Which configurations may spare the cache: the tendency policy with max = auto on
+ * disk swap (auto resolved to 100), on a kernel that accepts 200. */
+static void
+test_spare_top(void **state)
+{
+	struct config c;
+
+	(void)state;
+	config_defaults(&c);
+	assert_int_equal(c.policy, POLICY_TENDENCY);
+	assert_int_equal(c.max, CONFIG_MAX_AUTO);
+	assert_int_equal(decide_spare_top(&c, 100, 200), 200);
+	assert_int_equal(decide_spare_top(&c, 200, 200), 0); /* zram: 200 already */
+	assert_int_equal(decide_spare_top(&c, 133, 200), 0); /* zswap: not measured */
+	assert_int_equal(decide_spare_top(&c, 100, 100), 0); /* Linux before 5.8 */
+	c.max = 100;
+	assert_int_equal(decide_spare_top(&c, 100, 200), 0); /* a max the user chose */
+	c.max = CONFIG_MAX_AUTO;
+	c.policy = POLICY_ADAPTIVE;
+	assert_int_equal(decide_spare_top(&c, 100, 200), 0);
+	c.policy = POLICY_CK;
+	assert_int_equal(decide_spare_top(&c, 100, 200), 0);
+}
+
+/*
+ * Sparing the cache through decide, as the daemon polls (include/policy.h): a machine
+ * of 1,000,000 KiB, 50,000 of it mapped, swap 1,000,000 KiB, the kernel reclaiming
+ * (the formula asks for 142, and max = auto on disk holds it at 100). Each step is
+ * dt seconds after the last, with the swap-outs and swap-ins over it (pages/s) and
+ * Cached and SwapFree at its end.
+ */
+static void
+test_spare(void **state)
+{
+	static const struct {
+		unsigned dt;
+		uint64_t out, in, cached, swap_free;
+		int want;
+		const char *reason; /* its start */
+	} steps[] = {
+		{ 0, 0, 0, 70000, 900000, 60, "stay at 60" }, /* the first poll: no rates */
+		{ 1, 1000, 0, 70000, 900000, 100, "mapped" }, /* unmapped cache 2%: one vote */
+		{ 1, 1000, 0, 70000, 900000, 200, "spare the cache at 200: unmapped cache 2%, swap-outs 1000/s, swap-ins 0/s" },
+		{ 1, 0, 127, 70000, 900000, 200, "spare the cache" }, /* quiet, swap-ins below 128/s */
+		{ 5, 0, 0, 70000, 900000, 200, "spare the cache" },
+		{ 3, 0, 0, 70000, 900000, 200, "spare the cache" }, /* 9 s without swap-outs */
+		{ 1, 0, 0, 70000, 900000, 100, "mapped 5%/2 + distress 50 + ck 90; cache spared no more: no swap-outs" },
+		{ 1, 512, 0, 70000, 900000, 100, "mapped" }, /* votes start afresh */
+		{ 1, 0, 0, 70000, 900000, 100, "mapped" },   /* 2 of the last 3 polls: */
+		{ 1, 512, 0, 70000, 900000, 200, "spare the cache" },
+		{ 1, 1000, 128, 70000, 900000, 100, "mapped 5%/2 + distress 50 + ck 90; cache spared no more: swap-ins" },
+		{ 1, 1000, 0, 70000, 900000, 100, "mapped" }, /* 30 s without a rise after swap-ins */
+		{ 28, 1000, 0, 70000, 900000, 100, "mapped" },
+		{ 1, 1000, 0, 70000, 900000, 200, "spare the cache" },
+		{ 1, 1000, 0, 149000, 900000, 200, "spare the cache at 200: unmapped cache 9%" },
+		{ 1, 1000, 0, 150000, 900000, 100, "mapped 5%/2 + distress 50 + ck 84; cache spared no more: the cache grew" },
+		{ 1, 1000, 0, 99000, 900000, 100, "mapped" }, /* 4%: rises again */
+		{ 1, 1000, 0, 99000, 900000, 200, "spare the cache" },
+		{ 1, 1000, 0, 99000, 499000, 100, "mapped 5%/2 + distress 50 + ck 49; cache spared no more: swap half used" },
+		{ 1, 1000, 0, 70000, 500000, 100, "mapped" }, /* half free: one vote */
+		{ 1, 1000, 0, 70000, 500000, 200, "spare the cache" },
+		{ 1, 511, 0, 70000, 500000, 200, "spare the cache" }, /* swap-outs below 512/s: busy no more */
+	};
+	struct config c;
+	struct policy_state ps = { 0 };
+	struct regulator reg = { 0 };
+	struct sample prev, cur = { .mem_total_kib = 1000000, .mem_free_kib = 10000, .mapped_kib = 50000,
+				    .swap_total_kib = 1000000, .has_vmstat = true, .time_us = 1000000 };
+	struct decision dn;
+	int knob = 60;
+
+	(void)state;
+	config_defaults(&c);
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		prev = cur;
+		cur.time_us += steps[i].dt * 1000000ull;
+		cur.pswpout_pages += steps[i].out * steps[i].dt;
+		cur.pswpin_pages += steps[i].in * steps[i].dt;
+		cur.pgscan_pages += 1000 * steps[i].dt;
+		cur.pgsteal_pages += 500 * steps[i].dt;
+		cur.cached_kib = steps[i].cached;
+		cur.swap_free_kib = steps[i].swap_free;
+		assert_int_equal(decide(&c, 100, 200, &ps, &reg, i > 0 ? &prev : NULL, &cur, knob, &dn), 0);
+		if (dn.dec.value != steps[i].want || strncmp(dn.pr.reason, steps[i].reason, strlen(steps[i].reason)) != 0)
+			fail_msg("step %zu: %d '%s', want %d '%s...'", i, dn.dec.value, dn.pr.reason, steps[i].want,
+				 steps[i].reason);
+		/* The range follows: 200 only while the cache is spared. */
+		assert_int_equal(dn.lim.max, dn.pr.kept == POLICY_KEPT_SPARE ? 200 : 100);
+		assert_int_equal(dn.dec.value == 200, dn.pr.kept == POLICY_KEPT_SPARE);
+		knob = dn.dec.value;
+	}
+}
+
 int
 main(void)
 {
@@ -105,6 +199,8 @@ main(void)
 		cmocka_unit_test(test_matches_the_chain),
 		cmocka_unit_test(test_min_gives_way_to_max),
 		cmocka_unit_test(test_state_and_errors),
+		cmocka_unit_test(test_spare_top),
+		cmocka_unit_test(test_spare),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
