@@ -107,6 +107,7 @@ put_swap(struct textbuf *t, const struct explain_input *in)
 {
 	const struct sample *s = in->cur;
 	int auto_max = policy_device_max(s);
+	int spare_top = decide_spare_top(in->cfg, auto_max, in->dn->lim.kernel_max);
 
 	textbuf_put(t, "Swap: ");
 	if (!s->has_swaps)
@@ -132,6 +133,12 @@ put_swap(struct textbuf *t, const struct explain_input *in)
 	else
 		textbuf_put(t, "on disk, the kernel weighs anonymous and file pages as costing the same IO");
 	textbuf_put(t, "%s.\n", in->cfg->max == CONFIG_MAX_AUTO ? "" : ")");
+	if (spare_top > 0)
+		textbuf_put(t,
+		    "The tendency policy goes to %d above it while only the programs' own text is left in the page "
+		    "cache to reclaim and swapped-out pages do not come back (sparing the cache: it takes a few polls, "
+		    "so the running daemon may hold %d now).\n",
+		    spare_top, spare_top);
 	if (in->dn->lim.kernel_max < in->dn->lim.max)
 		textbuf_put(t, "This kernel accepts at most %d (Linux before 5.8).\n", in->dn->lim.kernel_max);
 }

@@ -21,7 +21,8 @@
 #   - the --once pairs in autoswappiness(8) (its example lines and the order of
 #     the option's description) are those that src/once.c prints;
 #   - THE ADAPTIVE POLICY of autoswappiness(8) gives every POLICY_ADAPTIVE_
-#     constant of include/policy.h with its value, and no other;
+#     constant of include/policy.h with its value, and no other; THE RULES every
+#     POLICY_SPARE_ constant (the tendency policy sparing the cache), the same way;
 #   - METRICS of autoswappiness(8) lists exactly the metrics, with their types,
 #     that src/status.c writes, and its alert rules (the `.Bd -literal` block
 #     that starts with `groups:`) pass `promtool check rules` (promtool from
@@ -480,7 +481,8 @@ else
 		"${once_bad:-no example line starting with policy=}"
 fi
 
-# (j) the adaptive policy's constants.
+# (j) the policies' constants: the adaptive policy's in THE ADAPTIVE POLICY, sparing the
+# cache's (the tendency policy) in THE RULES.
 sed -nE 's/^#define (POLICY_ADAPTIVE_[A-Z_]+)[[:space:]]+([0-9]+).*/\1=\2/p' "$POLICY_H" | sort >"$tmp/const-code"
 awk '/^\.Sh / { on = ($0 == ".Sh THE ADAPTIVE POLICY") }
 	on && $1 == ".It" && $2 == "Dv" && $3 ~ /^POLICY_ADAPTIVE_/ && $4 == "No" && $5 == "=" { print $3 "=" $6 }' \
@@ -491,6 +493,18 @@ elif diff=$(diff "$tmp/const-code" "$tmp/const-page"); then
 	ok "THE ADAPTIVE POLICY of ${MAN8#"$root"/} gives the $(wc -l <"$tmp/const-code") constants of ${POLICY_H#"$root"/} with their values"
 else
 	not_ok "constants of ${MAN8#"$root"/} differ from ${POLICY_H#"$root"/} (< code only, > page only)" \
+		"$(grep '^[<>]' <<<"$diff")"
+fi
+sed -nE 's/^#define (POLICY_SPARE_[A-Z_]+)[[:space:]]+([0-9]+).*/\1=\2/p' "$POLICY_H" | sort >"$tmp/spare-code"
+awk '/^\.Sh / { on = ($0 == ".Sh THE RULES") }
+	on && $1 == ".It" && $2 == "Dv" && $3 ~ /^POLICY_SPARE_/ && $4 == "No" && $5 == "=" { print $3 "=" $6 }' \
+	"$MAN8" | sort >"$tmp/spare-page"
+if [[ ! -s $tmp/spare-code ]]; then
+	not_ok "POLICY_SPARE_ constants of ${POLICY_H#"$root"/} read" "found none"
+elif diff=$(diff "$tmp/spare-code" "$tmp/spare-page"); then
+	ok "THE RULES of ${MAN8#"$root"/} gives the $(wc -l <"$tmp/spare-code") constants of sparing the cache in ${POLICY_H#"$root"/} with their values"
+else
+	not_ok "sparing the cache's constants of ${MAN8#"$root"/} differ from ${POLICY_H#"$root"/} (< code only, > page only)" \
 		"$(grep '^[<>]' <<<"$diff")"
 fi
 

@@ -153,7 +153,9 @@ test_disk_swap_writes(void **unused)
 			     "(mapped 10%/2 + distress 0 + ck 23).");
 	assert_has(t, "\nSwap: 1 device on disk, 976 MiB, 23% free.\n");
 	assert_has(t, "\nmax = auto makes the upper limit 100: on disk, the kernel weighs anonymous and file "
-		      "pages as costing the same IO.\n");
+		      "pages as costing the same IO.\nThe tendency policy goes to 200 above it while only the "
+		      "programs' own text is left in the page cache to reclaim and swapped-out pages do not come back "
+		      "(sparing the cache: it takes a few polls, so the running daemon may hold 200 now).\n");
 	/* The inputs, in words. */
 	assert_has(t, "\nOf 976 MiB of RAM, application memory is 40% and mapped memory is 10%; 23% of swap is "
 		      "free; distress is 0.\n");
@@ -368,6 +370,12 @@ test_verdicts(void **unused)
 			     "23%)), less than the step of 5 away.");
 	assert_has(t, "The ck policy (Con Kolivas, 2003) takes the smaller of application memory and free swap (0 "
 		      "without swap): 23.\n");
+	/* Sparing the cache is the tendency policy's alone, and needs max = auto. */
+	assert_lacks(t, "sparing the cache");
+	c = conf(POLICY_TENDENCY);
+	c.max = 100;
+	t = render(&c, &s, 25);
+	assert_lacks(t, "sparing the cache");
 }
 
 static void
@@ -386,6 +394,7 @@ test_adaptive(void **unused)
 			     "(rest at 100: nothing reclaimed).");
 	assert_has(t, "\nThe adaptive policy learns from poll to poll; one look without history says: rest at 100: "
 		      "nothing reclaimed. The running daemon may hold another value.\n");
+	assert_lacks(t, "sparing the cache");
 }
 
 static void
