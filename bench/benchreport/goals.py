@@ -61,7 +61,7 @@ def _figure(res, swap, wl, setting):
 
 def _reason(data, res, swap, wl, setting, caps):
     """Where the daemon held the knob while the missing figure was measured: when the best
-    static value is above the daemon's top, that top and the share of the time at it (caps:
+    static value is above the daemon's top, that top and the share of the time at it and above it (caps:
     the tops already named in this swap mode's words, for 'the same cap'); else the knob's
     median. '' without a static best or a time series."""
     t = _figure(res, swap, wl, setting)
@@ -75,8 +75,11 @@ def _reason(data, res, swap, wl, setting, caps):
     if top is None or best <= top:
         return f": {where}where {best} is best, the knob's median is {fmt(statistics.median(values))}"
     at_top = next((b.share for b in why.bands(values, top, best) if b.low == b.high == top), 0.0)
+    # Above the top: the daemon itself went there (the tendency policy sparing the cache).
+    above = sum(1 for v in values if v > top) / len(values)
     if top in caps:
-        return f": {where}the same cap, at {top} for {_pct(at_top)} of the time, where {best} is best"
+        return (f": {where}the same cap, at {top} for {_pct(at_top)} of the time"
+                + (f" and above it for {_pct(above)}" if above else "") + f", where {best} is best")
     caps.add(top)
     whose = (f"max = auto allows on {model.SWAP_TITLES.get(swap, swap)}" if data.max_is_auto(setting)
              else f"max = {top} sets")
@@ -86,6 +89,9 @@ def _reason(data, res, swap, wl, setting, caps):
         if up and down:
             cost = (f"; the runs above {top} when phase 2 began took {span([t for _, t in up])} s for it, "
                     f"against {span([t for _, t in down])} s at or below {top}")
+    if above:
+        return (f": {where}where {best} is best, the knob was above {top}, the top that {whose}, for {_pct(above)} "
+                f"of the time and at it for {_pct(at_top)}{cost}")
     return (f": {where}where {best} is best, the knob cannot go above {top}, the top that {whose}, and is there "
             f"for {_pct(at_top)} of the time{cost}")
 

@@ -535,6 +535,38 @@ class GoalsInPlainWords(unittest.TestCase):
         # zram: no top recorded, so the knob's median.
         self.assertIn("missed on phased (1.10: in phase 1, where 200 is best, the knob's median is 100),", w)
 
+    def test_a_knob_above_the_top_is_said(self):
+        # The shipped tendency spares the cache at 200 above max = auto on disk: dirtier's runs
+        # hold 200 for their first 10 s.
+        d = tempfile.TemporaryDirectory()
+        self.addCleanup(d.cleanup)
+        synth.generate(d.name, "adaptive", "0")
+        data = load.Data(d.name)
+        runs = data.runs_of("disk", "dirtier", "default")
+        add_knob(d.name, data.runs_of("disk", "phased", "default") + runs)
+        for r in runs:
+            t0 = float(r["t0"])
+            with open(os.path.join(d.name, "ts", f"disk-dirtier-default-{r['rep']}.csv"), "w") as f:
+                f.write("t,swappiness\n" + "".join(f"{t0 + i:.2f},{200 if 0 <= i < 10 else 100}\n"
+                                                   for i in range(-5, 36)))
+        data = load.Data(d.name)
+        res = compare.compute(data)
+        rows, rows60 = targets.rows(res), targets.rows(res, against60=True)
+        for r in rows:
+            if (r["swap"], r["workload"], r["setting"]) in {("disk", "dirtier", "daemon default"),
+                                                             ("disk", "phased", "daemon default")}:
+                r.update(ratio=1.1, low=1.07, high=1.13)
+        w = "\n".join(goals.lines(data, res, rows, rows60, choose.check_targets(rows, rows60, "daemon default")))
+        self.assertIn("dirtier (1.10: the same cap, at 100 for 68% of the time and above it for 32%, where 200 is best)",
+                      w)
+        md = why_markdown(data)
+        self.assertIn("  - the run: the knob above 100 32%, at 100 (its top) 68% of the seconds (median 100; 93 s over 3 "
+                      "runs); the best static value for dirtier is 200, above the daemon's top, which the knob went "
+                      "beyond.", md)
+        words = goals._reason(data, res, "disk", "dirtier", "default", set())
+        self.assertEqual(words, ": where 200 is best, the knob was above 100, the top that max = auto allows on disk "
+                                "swap, for 32% of the time and at it for 68%")
+
     def test_better_than_every_static_value_as_a_whole(self):
         k = ("disk", "phased", "100")
         h = self.res.head[k]
