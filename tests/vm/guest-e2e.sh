@@ -122,6 +122,16 @@ check "decision records carry every field" bash -c "grep '\"MESSAGE_ID\":\"5a0d6
 	grep '\"MAPPED_RATIO\":' | grep '\"DISTRESS\":' | grep '\"SWAP_TENDENCY\":' | grep '\"POLICY\":\"$POLICY\"' |
 	grep -q '\"REASON\":'"
 check "the records belong to the unit" grep -q '"_SYSTEMD_UNIT":"autoswappiness.service"' /tmp/j.json
+# Disk swap, max = auto (100 there): the shipped tendency goes to 200 while the dirtier's first
+# pass sends its pages out and only program text is left in the page cache, and back at the
+# swap-ins of the second pass (autoswappiness(8), THE RULES: sparing the cache).
+journal_since "$T1" | grep -E 'spare the cache|spared no more' | sed 's/^/  /' || true
+if [ "$POLICY" = tendency ]; then
+	check "the shipped default spared the cache at 200 on disk swap" \
+		bash -c "journalctl -u $UNIT --no-pager --since @$T1 | grep -q 'swappiness [0-9]* -> 200 (tendency: spare the cache at 200: unmapped cache [0-4]%'"
+	check "  and went back below it when it no longer paid" wait_for 20 \
+		bash -c "journalctl -u $UNIT --no-pager --since @$T1 | grep -q '200 -> [0-9]* (tendency: .*; cache spared no more: '"
+fi
 journal_since "$T1" -o cat | tail -n 5
 
 step "3. edit the config and reload"
