@@ -483,30 +483,25 @@ fi
 
 # (j) the policies' constants: the adaptive policy's in THE ADAPTIVE POLICY, sparing the
 # cache's (the tendency policy) in THE RULES.
-sed -nE 's/^#define (POLICY_ADAPTIVE_[A-Z_]+)[[:space:]]+([0-9]+).*/\1=\2/p' "$POLICY_H" | sort >"$tmp/const-code"
-awk '/^\.Sh / { on = ($0 == ".Sh THE ADAPTIVE POLICY") }
-	on && $1 == ".It" && $2 == "Dv" && $3 ~ /^POLICY_ADAPTIVE_/ && $4 == "No" && $5 == "=" { print $3 "=" $6 }' \
-	"$MAN8" | sort >"$tmp/const-page"
-if [[ ! -s $tmp/const-code ]]; then
-	not_ok "POLICY_ADAPTIVE_ constants of ${POLICY_H#"$root"/} read" "found none"
-elif diff=$(diff "$tmp/const-code" "$tmp/const-page"); then
-	ok "THE ADAPTIVE POLICY of ${MAN8#"$root"/} gives the $(wc -l <"$tmp/const-code") constants of ${POLICY_H#"$root"/} with their values"
-else
-	not_ok "constants of ${MAN8#"$root"/} differ from ${POLICY_H#"$root"/} (< code only, > page only)" \
-		"$(grep '^[<>]' <<<"$diff")"
-fi
-sed -nE 's/^#define (POLICY_SPARE_[A-Z_]+)[[:space:]]+([0-9]+).*/\1=\2/p' "$POLICY_H" | sort >"$tmp/spare-code"
-awk '/^\.Sh / { on = ($0 == ".Sh THE RULES") }
-	on && $1 == ".It" && $2 == "Dv" && $3 ~ /^POLICY_SPARE_/ && $4 == "No" && $5 == "=" { print $3 "=" $6 }' \
-	"$MAN8" | sort >"$tmp/spare-page"
-if [[ ! -s $tmp/spare-code ]]; then
-	not_ok "POLICY_SPARE_ constants of ${POLICY_H#"$root"/} read" "found none"
-elif diff=$(diff "$tmp/spare-code" "$tmp/spare-page"); then
-	ok "THE RULES of ${MAN8#"$root"/} gives the $(wc -l <"$tmp/spare-code") constants of sparing the cache in ${POLICY_H#"$root"/} with their values"
-else
-	not_ok "sparing the cache's constants of ${MAN8#"$root"/} differ from ${POLICY_H#"$root"/} (< code only, > page only)" \
-		"$(grep '^[<>]' <<<"$diff")"
-fi
+# check_constants PREFIX SECTION: every #define PREFIX* of include/policy.h appears in
+# SECTION of autoswappiness(8) as `.It Dv NAME No = VALUE`, with its value, and no other.
+check_constants() {
+	local prefix=$1 section=$2 diff
+	sed -nE "s/^#define (${prefix}[A-Z_]+)[[:space:]]+([0-9]+).*/\\1=\\2/p" "$POLICY_H" | sort >"$tmp/const-code"
+	awk -v sec=".Sh $section" -v pre="^$prefix" '/^\.Sh / { on = ($0 == sec) }
+		on && $1 == ".It" && $2 == "Dv" && $3 ~ pre && $4 == "No" && $5 == "=" { print $3 "=" $6 }' \
+		"$MAN8" | sort >"$tmp/const-page"
+	if [[ ! -s $tmp/const-code ]]; then
+		not_ok "${prefix} constants of ${POLICY_H#"$root"/} read" "found none"
+	elif diff=$(diff "$tmp/const-code" "$tmp/const-page"); then
+		ok "$section of ${MAN8#"$root"/} gives the $(wc -l <"$tmp/const-code") ${prefix} constants of ${POLICY_H#"$root"/} with their values"
+	else
+		not_ok "${prefix} constants of ${MAN8#"$root"/} ($section) differ from ${POLICY_H#"$root"/} (< code only, > page only)" \
+			"$(grep '^[<>]' <<<"$diff")"
+	fi
+}
+check_constants POLICY_ADAPTIVE_ "THE ADAPTIVE POLICY"
+check_constants POLICY_SPARE_ "THE RULES"
 
 # (k) the Prometheus metrics: every metric() call of status.c, with its type, and
 # every gauge(), counter() and ratio() call (a ratio is a gauge).
