@@ -98,8 +98,9 @@ enum policy_kind {
 #define POLICY_TENDENCY_TOP_HOLD_S 3
 
 /*
- * Sparing the cache (the tendency policy with max = auto where auto's top is below the
- * kernel's 200: swap on disk, or zswap). Since Linux 5.8 the kernel weighs file pages
+ * Sparing the cache (the tendency policy with max = auto on disk swap, where auto's top
+ * is 100, on a kernel that takes 200; not with zswap's 133, which the benchmark has not
+ * measured: decide_spare_top). Since Linux 5.8 the kernel weighs file pages
  * at 200 - swappiness, so only 200 keeps reclaim off them entirely. That wins where the
  * file side has nothing left to give but the running programs' text: the page cache
  * that no process maps (Cached + Buffers - Mapped - Shmem) is below SPARE_FLOOR_PCT of
@@ -188,10 +189,9 @@ struct policy_result {
 	uint64_t scan_pps;
 	bool active; /* reclaim, refaults or stalls: poll again soon */
 	/* tendency: why target is not the formula's swap_tendency (POLICY_KEPT_NONE: it is). */
+	/* POLICY_KEPT_SPARE: sparing the cache, at state->spare_top, above the configured range. */
 	enum policy_kept { POLICY_KEPT_NONE, POLICY_KEPT_NO_RECLAIM, POLICY_KEPT_TOP, POLICY_KEPT_SPARE } kept;
 	int unmapped_cache_pct; /* page cache no process maps, % of MemTotal */
-	int top; /* the top of the range this decision may use when above the configured one
-		  * (sparing the cache: state->spare_top); 0: the configured one */
 	char reason[128];
 };
 

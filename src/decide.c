@@ -41,8 +41,8 @@ decide(const struct config *cfg, int max, int kernel_max, struct policy_state *s
 	if (r < 0)
 		return r;
 	/* Sparing the cache lifts auto's top for this decision (include/policy.h). */
-	if (ret->pr.top > max)
-		max = ret->pr.top;
+	if (ret->pr.kept == POLICY_KEPT_SPARE && state)
+		max = state->spare_top;
 	ret->lim = decide_limits(cfg, max, kernel_max);
 	regulator_range(&ret->lim, &lo, &hi);
 	r = regulator_next(reg, &ret->lim, ret->pr.target, current, &ret->dec);

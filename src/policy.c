@@ -156,6 +156,13 @@ enum {
 	EV_CHURN = 1 << 3,  /* swap-ins, and swap-outs at least half as many */
 };
 
+/* Pages coming back from swap per second: swap-ins or anonymous refaults, the larger. */
+static uint64_t
+swapins(const struct policy_result *r)
+{
+	return r->anon_refault_pps > r->swapin_pps ? r->anon_refault_pps : r->swapin_pps;
+}
+
 static unsigned
 votes(const struct policy_state *st, unsigned flag)
 {
@@ -355,7 +362,7 @@ free_step(struct policy_state *st, uint64_t now, int from, int n, unsigned ev, u
 	  struct policy_result *r)
 {
 	uint64_t file = r->file_refault_pps, out = r->swapout_pps;
-	uint64_t in = r->anon_refault_pps > r->swapin_pps ? r->anon_refault_pps : r->swapin_pps;
+	uint64_t in = swapins(r);
 	int to = from;
 
 	if (from > n && (ev & EV_SWAPIN)) {
@@ -405,7 +412,7 @@ static void
 adaptive(struct policy_state *st, const struct sample *cur, bool has_rates, struct policy_result *r)
 {
 	uint64_t file = r->file_refault_pps, out = r->swapout_pps, now = cur->time_us;
-	uint64_t in = r->anon_refault_pps > r->swapin_pps ? r->anon_refault_pps : r->swapin_pps;
+	uint64_t in = swapins(r);
 	int n = policy_device_max(cur);
 	int from = st->has_value ? st->value : n;
 	int cap = cur->swap_total_kib == 0 ? 0 : min_int(200, POLICY_ADAPTIVE_SWAP_CAP_MUL * r->swap_centile);
@@ -470,36 +477,25 @@ unmapped_cache_pct(const struct sample *s)
 	return policy_pct(cache > held ? cache - held : 0, s->mem_total_kib);
 }
 
-static unsigned
-count_bits(unsigned v)
-{
-	unsigned n = 0;
-
-	for (; v; v &= v - 1)
-		n++;
-	return n;
-}
-
 /*
  * Sparing the cache (include/policy.h): raises the tendency's value to st->spare_top
  * while only the programs' text is left on the file side and swapping costs no
- * swap-ins, and drops it back at the first sign that it costs. Returns whether it
- * set the target.
+ * swap-ins, and drops it back at the first sign that it costs.
  */
-static bool
+static void
 spare(struct policy_state *st, const struct sample *cur, bool has_rates, struct policy_result *r)
 {
-	uint64_t in = r->anon_refault_pps > r->swapin_pps ? r->anon_refault_pps : r->swapin_pps;
+	uint64_t in = swapins(r);
 	uint64_t now = cur->time_us;
 	bool ev;
 
 	if (st->spare_top <= 0) {
 		st->spared = false;
 		st->spare_votes = 0;
-		return false;
+		return;
 	}
 	if (!has_rates)
-		return false;
+		return;
 	ev = r->unmapped_cache_pct < POLICY_SPARE_FLOOR_PCT && r->swapout_pps >= POLICY_ADAPTIVE_SWAPOUT_PPS &&
 	     in < POLICY_ADAPTIVE_SWAPIN_PPS && r->swap_centile >= POLICY_SPARE_SWAP_FREE_PCT;
 	st->spare_votes = ((st->spare_votes << 1) | ev) & ((1u << POLICY_ADAPTIVE_WINDOW) - 1);
@@ -532,19 +528,18 @@ spare(struct policy_state *st, const struct sample *cur, bool has_rates, struct 
 				REASON("back to %d: no reclaim (formula %d)", r->target, r->swap_tendency);
 			snprintf(r->reason + strlen(r->reason), sizeof(r->reason) - strlen(r->reason),
 				 "; cache spared no more: %s", why);
-			return false;
+			return;
 		}
-	} else if (count_bits(st->spare_votes) >= POLICY_ADAPTIVE_VOTES && now >= st->spare_backoff_us) {
+	} else if ((unsigned)__builtin_popcount(st->spare_votes) >= POLICY_ADAPTIVE_VOTES &&
+		   now >= st->spare_backoff_us) {
 		st->spared = true;
 	}
 	if (!st->spared)
-		return false;
+		return;
 	r->target = st->spare_top;
-	r->top = st->spare_top;
 	r->kept = POLICY_KEPT_SPARE;
 	REASON("spare the cache at %d: unmapped cache %d%%, swap-outs %llu/s, swap-ins %llu/s", st->spare_top,
 	       r->unmapped_cache_pct, (unsigned long long)r->swapout_pps, (unsigned long long)in);
-	return true;
 }
 
 /*
