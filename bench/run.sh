@@ -75,14 +75,19 @@
 #   BENCH_REDO="SWAP/WORKLOAD ..."  with BENCH_RESUME=1: drop these workloads' recorded runs
 #                          and measure them again (after a change to their script or sizes);
 #                          the rest of the run is kept if it was measured with the same guest,
-#                          disk, limits and sizes (checked). host-info.txt and RESULTS.md say
-#                          what was redone, when, at which commit.
+#                          disk, limits and sizes (checked). The daemon, scripts and sources
+#                          are staged afresh from the work tree (a plain resume reuses what the
+#                          run staged). host-info.txt and RESULTS.md say what was redone, when,
+#                          at which commit. A resumed run takes configuration files whose key
+#                          lines are unchanged (prose comments corrected since) and keeps them.
 set -euo pipefail
 # The whole script is one { } block: bash reads it completely before running any of it, so
 # editing this file during a run of hours (a checkout, a colleague) cannot derail the run.
 {
 
 die() { echo "bench: error: $*" >&2; exit 1; }
+# The key lines of a configuration file, set or commented out (`#key = value`).
+conf_settings() { grep -E '^[[:space:]]*#?[[:space:]]*[a-z_0-9]+[[:space:]]*=' "$1" || true; }
 say() { echo "bench: $*"; }
 
 top=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd)
@@ -202,7 +207,9 @@ make_configs() { # DIR: shipped.conf, POLICY.conf, extra NAME.conf; sets daemon_
 	done
 }
 
-if [[ $resume == 1 && -x $staged/guest.sh && -d $staged/configs ]]; then
+# A resumed run goes on with the daemon it staged; a redo measures the work tree as it is now
+# (host-info's redone names the commit), so it stages afresh.
+if [[ $resume == 1 && -z ${BENCH_REDO:-} && -x $staged/guest.sh && -d $staged/configs ]]; then
 	say "resuming: reusing the staged daemon, scripts, sources and configurations in $staged"
 	daemon_settings=$(cat "$staged/daemon-settings")
 	skipped=$(cat "$staged/skipped")
@@ -461,9 +468,14 @@ if [[ $resume == 1 && -f $raw/host-info.txt ]]; then
 		[[ -z $(prev measure_fingerprint) || $(prev measure_fingerprint) == "$(measure_fingerprint)" ]] ||
 			die "BENCH_RESUME=1: $raw holds a run with other sizes, guest, disk or limits (see its host-info.txt)"
 	fi
+	# The same settings: the key lines, set or commented out with their defaults, as
+	# tests/bench-report.sh compares them. Prose comments may have been corrected since; the
+	# run then keeps the files as they are now, so that shipped.conf stays the shipped file.
 	for f in "$staged"/configs/*.conf; do
-		cmp -s -- "$f" "$raw/configs/$(basename -- "$f")" ||
-			die "BENCH_RESUME=1: $f differs from the configuration the run started with ($raw/configs)"
+		g=$raw/configs/$(basename -- "$f")
+		cmp -s <(conf_settings "$f") <(conf_settings "$g") ||
+			die "BENCH_RESUME=1: $f sets other things than the configuration the run started with ($g)"
+		cmp -s -- "$f" "$g" || say "$(basename -- "$f"): only comments changed since the run started; keeping the new file"
 	done
 	started=$(prev started)
 	sessions="$(prev sessions) $sessions"
