@@ -192,6 +192,78 @@ test_spare(void **state)
 	}
 }
 
+/*
+ * Sparing the cache for the re-reads (include/policy.h), through decide: the machine of
+ * test_spare with 25% of RAM unmapped in the cache (no sparing for the programs' text),
+ * 2% free. Each step: dt seconds after the last, the file refaults, swap-outs and
+ * swap-ins over it (pages/s), MemFree and SwapFree at its end; the value, and a text
+ * its reason holds.
+ */
+static void
+test_spare_reread(void **state)
+{
+	static const struct {
+		unsigned dt;
+		uint64_t file, out, in, free, swap_free;
+		int want;
+		const char *reason; /* a part of it */
+	} steps[] = {
+		{ 0, 0, 0, 0, 20000, 900000, 60, "stay at 60" }, /* the first poll: no rates */
+		{ 1, 900, 0, 0, 20000, 900000, 100, "mapped" },	 /* one vote */
+		{ 1, 900, 0, 0, 20000, 900000, 200, "spare the cache at 200: re-read, file refaults 900/s, swap-ins 0/s" },
+		{ 1, 100, 0, 127, 20000, 900000, 200, "re-read" }, /* a dip; swap-ins below 128/s */
+		{ 8, 0, 0, 0, 20000, 900000, 200, "re-read" },	   /* 9 s without the re-reads */
+		{ 1, 0, 0, 0, 20000, 900000, 100, "; cache spared no more: no re-reads" },
+		{ 1, 899, 0, 0, 20000, 900000, 100, "mapped" }, /* below 900/s: no vote */
+		{ 1, 2000, 0, 0, 20000, 900000, 100, "mapped" },
+		{ 1, 2000, 0, 0, 20000, 900000, 200, "re-read" },
+		{ 1, 1000, 4000, 0, 20000, 900000, 200, "re-read" }, /* 4 times the re-reads: still theirs */
+		{ 1, 1000, 4001, 0, 20000, 900000, 100, "; cache spared no more: swap-outs without re-reads" },
+		{ 1, 2000, 0, 0, 20000, 900000, 100, "mapped" },
+		{ 1, 2000, 0, 0, 20000, 900000, 200, "re-read" },
+		{ 1, 100, 511, 0, 20000, 900000, 200, "re-read" }, /* below 512/s: not swap-outs */
+		{ 1, 2000, 0, 0, 99000, 900000, 200, "re-read" },	  /* 9.9% free */
+		{ 1, 2000, 0, 0, 100000, 900000, 100, "; cache spared no more: memory freed" },
+		{ 1, 2000, 0, 0, 20000, 900000, 100, "mapped" },
+		{ 1, 2000, 0, 0, 20000, 900000, 200, "re-read" },
+		{ 1, 2000, 0, 128, 20000, 900000, 100, "; cache spared no more: swap-ins" },
+		{ 1, 2000, 0, 0, 20000, 900000, 100, "mapped" }, /* 30 s without a rise after swap-ins */
+		{ 28, 2000, 0, 0, 20000, 900000, 100, "mapped" },
+		{ 1, 2000, 0, 0, 20000, 900000, 200, "re-read" },
+		{ 1, 2000, 0, 0, 20000, 499000, 100, "; cache spared no more: swap half used" },
+		{ 1, 2000, 0, 0, 20000, 500000, 100, "mapped" },
+		{ 1, 2000, 0, 0, 20000, 500000, 200, "re-read" },
+	};
+	struct config c;
+	struct policy_state ps = { 0 };
+	struct regulator reg = { 0 };
+	struct sample prev, cur = { .mem_total_kib = 1000000, .cached_kib = 300000, .mapped_kib = 50000,
+				    .swap_total_kib = 1000000, .has_vmstat = true, .has_refaults = true,
+				    .time_us = 1000000 };
+	struct decision dn;
+	int knob = 60;
+
+	(void)state;
+	config_defaults(&c);
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		prev = cur;
+		cur.time_us += steps[i].dt * 1000000ull;
+		cur.refault_file_pages += steps[i].file * steps[i].dt;
+		cur.pswpout_pages += steps[i].out * steps[i].dt;
+		cur.pswpin_pages += steps[i].in * steps[i].dt;
+		cur.pgscan_pages += 1000 * steps[i].dt;
+		cur.pgsteal_pages += 500 * steps[i].dt;
+		cur.mem_free_kib = steps[i].free;
+		cur.swap_free_kib = steps[i].swap_free;
+		assert_int_equal(decide(&c, 100, 200, &ps, &reg, i > 0 ? &prev : NULL, &cur, knob, &dn), 0);
+		if (dn.dec.value != steps[i].want || !strstr(dn.pr.reason, steps[i].reason))
+			fail_msg("step %zu: %d '%s', want %d '...%s...'", i, dn.dec.value, dn.pr.reason, steps[i].want,
+				 steps[i].reason);
+		assert_int_equal(dn.lim.max, dn.pr.kept == POLICY_KEPT_SPARE ? 200 : 100);
+		knob = dn.dec.value;
+	}
+}
+
 int
 main(void)
 {
@@ -200,6 +272,7 @@ main(void)
 		cmocka_unit_test(test_min_gives_way_to_max),
 		cmocka_unit_test(test_state_and_errors),
 		cmocka_unit_test(test_spare_top),
+		cmocka_unit_test(test_spare_reread),
 		cmocka_unit_test(test_spare),
 	};
 
