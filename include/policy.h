@@ -108,9 +108,8 @@ enum policy_kind {
  * disk guest (tests/data/traces): dirtier 0-1% at 100 and 200, compile 1-4%,
  * responsiveness 0-1%; there, at 100, Mapped falls from 9-10 MB to 5-6 MB and about
  * 1,100 file refaults follow, which 200 avoids (dirtier: 200 best by 1.17 against 100).
- * Where a file set is streamed (phased phase 2 at 100: 8-14%), 200 would swap out the
- * programs' working set for it, so the rule stays out; a file set re-read (phase 1 at
- * 100: 15-22%) is the next rule's.
+ * Where a file set is read (phased phase 1 at 100: 15-22%) or streamed (phase 2 at 100:
+ * 8-14%), 200 would swap out the programs' working set for it, so the rule stays out.
  * The evidence is that of the adaptive policy's rise: swap-outs from
  * POLICY_ADAPTIVE_SWAPOUT_PPS on, swap-ins below POLICY_ADAPTIVE_SWAPIN_PPS, in
  * POLICY_ADAPTIVE_VOTES of the last POLICY_ADAPTIVE_WINDOW polls.
@@ -129,29 +128,6 @@ enum policy_kind {
 #define POLICY_SPARE_RELAX_S 10
 #define POLICY_SPARE_SWAP_FREE_PCT 50
 
-/*
- * The cache is spared too while it is re-read: file refaults from SPARE_REREAD_PPS a
- * second with swap-ins below POLICY_ADAPTIVE_SWAPIN_PPS and half the swap free, in
- * POLICY_ADAPTIVE_VOTES of the last POLICY_ADAPTIVE_WINDOW polls. That is phased
- * phase 1 (a hot file set re-read beside an idle anonymous set): 200 wins it (14.2 s,
- * 18.6 s at 100); at 100 the kernel throws away 5,800-10,200 re-read pages a second
- * (dips to 73-613 for up to 3 s), and it swaps in at most 55 a second at any value.
- * In the benchmark's other disk runs (every setting, 3,800 seconds) 1-3 single
- * seconds reach 900 file refaults.
- * What ends it is what follows phase 1: phase 2 allocates a new working set, and at
- * 200 the kernel swaps that out as it comes in (7,667-25,352 pages before the first
- * second of swap-ins). So the value goes back to the top of auto's range at the first
- * poll where MemFree is SPARE_FREE_PCT of MemTotal or more (the end of phase 1 frees
- * its idle set: one or two samples of 10-50% free in every run, 10-15% at 200, before
- * phase 2 allocates; phase 1 itself 1-7%), where swap-outs exceed SPARE_OUT_MUL times
- * the file refaults and 512 a second (phase 1 at 200: at most 2 out per page re-read
- * while the idle set goes out; phase 2's first second at 200: 11,742 against 3), at
- * swap-ins, at half-used swap, or after SPARE_RELAX_S seconds without the re-reads.
- */
-#define POLICY_SPARE_REREAD_PPS 900
-#define POLICY_SPARE_FREE_PCT 10
-#define POLICY_SPARE_OUT_MUL 4
-
 /* What the adaptive controller is doing. */
 enum policy_mode {
 	POLICY_MODE_FREE,      /* following the evidence: rise, hold, relax */
@@ -168,17 +144,13 @@ struct policy_state {
 	int knob;  /* the knob's value when this poll began (policy_begin; decide calls it) */
 	uint64_t top_us; /* tendency: the last poll whose formula asked for the top */
 	/* tendency, sparing the cache: the top it may raise the value to (decide sets it:
-	 * 0, the rule is off), whether it has and why, the evidence of the last WINDOW polls
-	 * for each reason (bit 0 the newest), no rise before backoff_us, and the last poll
-	 * with swap-outs. */
+	 * 0, the rule is off), whether it has, the evidence of the last WINDOW polls (bit 0
+	 * the newest), no rise before backoff_us, and the last poll with swap-outs. */
 	int spare_top;
 	bool spared;
-	bool spare_reread; /* spared for the re-reads (else for the programs' text) */
 	unsigned spare_votes;
-	unsigned reread_votes;
 	uint64_t spare_backoff_us;
 	uint64_t spare_busy_us;
-	uint64_t reread_us; /* the last poll with the re-reads */
 	enum policy_mode mode;
 	int high;	     /* the value above N that is tested or held */
 	unsigned test_polls; /* polls since the test began */

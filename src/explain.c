@@ -136,8 +136,8 @@ put_swap(struct textbuf *t, const struct explain_input *in)
 	if (spare_top > 0)
 		textbuf_put(t,
 		    "The tendency policy goes to %d above it while only the programs' own text is left in the page "
-		    "cache to reclaim, or while the cache is read again and again, and swapped-out pages do not come "
-		    "back (sparing the cache: it takes a few polls, so the running daemon may hold %d now).\n",
+		    "cache to reclaim and swapped-out pages do not come back (sparing the cache: it takes a few polls, "
+		    "so the running daemon may hold %d now).\n",
 		    spare_top, spare_top);
 	if (in->dn->lim.kernel_max < in->dn->lim.max)
 		textbuf_put(t, "This kernel accepts at most %d (Linux before 5.8).\n", in->dn->lim.kernel_max);

@@ -477,82 +477,50 @@ unmapped_cache_pct(const struct sample *s)
 	return policy_pct(cache > held ? cache - held : 0, s->mem_total_kib);
 }
 
-/* Why sparing the cache for the programs' text ends, or NULL: it goes on. */
-static const char *
-spare_text_ends(const struct policy_state *st, uint64_t now, const struct policy_result *r)
-{
-	if (r->unmapped_cache_pct >= POLICY_SPARE_CEIL_PCT)
-		return "the cache grew";
-	if (now >= st->spare_busy_us && now - st->spare_busy_us >= seconds_us(POLICY_SPARE_RELAX_S))
-		return "no swap-outs";
-	return NULL;
-}
-
-/* Why sparing the cache for the re-reads ends, or NULL: it goes on. */
-static const char *
-spare_reread_ends(const struct policy_state *st, const struct sample *cur, const struct policy_result *r)
-{
-	uint64_t now = cur->time_us;
-
-	if (policy_pct(cur->mem_free_kib, cur->mem_total_kib) >= POLICY_SPARE_FREE_PCT)
-		return "memory freed";
-	if (r->swapout_pps >= POLICY_ADAPTIVE_SWAPOUT_PPS &&
-	    r->swapout_pps > POLICY_SPARE_OUT_MUL * r->file_refault_pps)
-		return "swap-outs without re-reads";
-	if (now >= st->reread_us && now - st->reread_us >= seconds_us(POLICY_SPARE_RELAX_S))
-		return "no re-reads";
-	return NULL;
-}
-
 /*
  * Sparing the cache (include/policy.h): raises the tendency's value to st->spare_top
- * while only the programs' text is left on the file side, or while the cache is
- * re-read, and swapping costs no swap-ins; drops it back at the first sign that it
- * costs, or that what it was for is over.
+ * while only the programs' text is left on the file side and swapping costs no
+ * swap-ins, and drops it back at the first sign that it costs.
  */
 static void
 spare(struct policy_state *st, const struct sample *cur, bool has_rates, struct policy_result *r)
 {
 	uint64_t in = swapins(r);
 	uint64_t now = cur->time_us;
-	unsigned mask = (1u << POLICY_ADAPTIVE_WINDOW) - 1;
-	bool cheap, text, reread;
+	bool ev;
 
 	if (st->spare_top <= 0) {
 		st->spared = false;
 		st->spare_votes = 0;
-		st->reread_votes = 0;
 		return;
 	}
 	if (!has_rates)
 		return;
-	cheap = in < POLICY_ADAPTIVE_SWAPIN_PPS && r->swap_centile >= POLICY_SPARE_SWAP_FREE_PCT;
-	text = cheap && r->unmapped_cache_pct < POLICY_SPARE_FLOOR_PCT && r->swapout_pps >= POLICY_ADAPTIVE_SWAPOUT_PPS;
-	reread = cheap && r->file_refault_pps >= POLICY_SPARE_REREAD_PPS;
-	st->spare_votes = ((st->spare_votes << 1) | text) & mask;
-	st->reread_votes = ((st->reread_votes << 1) | reread) & mask;
+	ev = r->unmapped_cache_pct < POLICY_SPARE_FLOOR_PCT && r->swapout_pps >= POLICY_ADAPTIVE_SWAPOUT_PPS &&
+	     in < POLICY_ADAPTIVE_SWAPIN_PPS && r->swap_centile >= POLICY_SPARE_SWAP_FREE_PCT;
+	st->spare_votes = ((st->spare_votes << 1) | ev) & ((1u << POLICY_ADAPTIVE_WINDOW) - 1);
 	if (r->swapout_pps >= POLICY_ADAPTIVE_SWAPOUT_PPS)
 		st->spare_busy_us = now;
-	if (r->file_refault_pps >= POLICY_SPARE_REREAD_PPS)
-		st->reread_us = now;
 	/* Swap-ins say that programs use what went out: 200 would send out more of it. */
 	if (in >= POLICY_ADAPTIVE_SWAPIN_PPS)
 		st->spare_backoff_us = sat_add(now, seconds_us(POLICY_ADAPTIVE_BACKOFF_S));
 	if (st->spared) {
-		const char *why;
+		const char *why = NULL;
 
-		if (in >= POLICY_ADAPTIVE_SWAPIN_PPS)
+		if (in >= POLICY_ADAPTIVE_SWAPIN_PPS) {
 			why = "swap-ins";
-		else if (r->swap_centile < POLICY_SPARE_SWAP_FREE_PCT)
+		} else if (r->unmapped_cache_pct >= POLICY_SPARE_CEIL_PCT) {
+			why = "the cache grew";
+		} else if (r->swap_centile < POLICY_SPARE_SWAP_FREE_PCT) {
 			why = "swap half used";
-		else
-			why = st->spare_reread ? spare_reread_ends(st, cur, r) : spare_text_ends(st, now, r);
+		} else if (now >= st->spare_busy_us && now - st->spare_busy_us >= seconds_us(POLICY_SPARE_RELAX_S)) {
+			why = "no swap-outs";
+		}
 		if (why) {
 			int top = policy_device_max(cur);
 
 			st->spared = false;
 			st->spare_votes = 0;
-			st->reread_votes = 0;
 			/* The tendency's own value within auto's range; without reclaim it would keep
 			 * the value in effect, the one being given up. */
 			r->target = min_int(r->target, top);
@@ -562,23 +530,16 @@ spare(struct policy_state *st, const struct sample *cur, bool has_rates, struct 
 				 "; cache spared no more: %s", why);
 			return;
 		}
-	} else if (now >= st->spare_backoff_us) {
-		/* The re-reads first: their ends watch for what comes next. */
-		st->spare_reread = (unsigned)__builtin_popcount(st->reread_votes) >= POLICY_ADAPTIVE_VOTES;
-		st->spared = st->spare_reread ||
-			     (unsigned)__builtin_popcount(st->spare_votes) >= POLICY_ADAPTIVE_VOTES;
+	} else if ((unsigned)__builtin_popcount(st->spare_votes) >= POLICY_ADAPTIVE_VOTES &&
+		   now >= st->spare_backoff_us) {
+		st->spared = true;
 	}
 	if (!st->spared)
 		return;
 	r->target = st->spare_top;
 	r->kept = POLICY_KEPT_SPARE;
-	if (st->spare_reread)
-		REASON("spare the cache at %d: re-read, file refaults %llu/s, swap-ins %llu/s", st->spare_top,
-		       (unsigned long long)r->file_refault_pps, (unsigned long long)in);
-	else
-		REASON("spare the cache at %d: unmapped cache %d%%, swap-outs %llu/s, swap-ins %llu/s",
-		       st->spare_top, r->unmapped_cache_pct, (unsigned long long)r->swapout_pps,
-		       (unsigned long long)in);
+	REASON("spare the cache at %d: unmapped cache %d%%, swap-outs %llu/s, swap-ins %llu/s", st->spare_top,
+	       r->unmapped_cache_pct, (unsigned long long)r->swapout_pps, (unsigned long long)in);
 }
 
 /*

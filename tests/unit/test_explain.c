@@ -154,8 +154,8 @@ test_disk_swap_writes(void **unused)
 	assert_has(t, "\nSwap: 1 device on disk, 976 MiB, 23% free.\n");
 	assert_has(t, "\nmax = auto makes the upper limit 100: on disk, the kernel weighs anonymous and file "
 		      "pages as costing the same IO.\nThe tendency policy goes to 200 above it while only the "
-		      "programs' own text is left in the page cache to reclaim, or while the cache is read again and "
-		      "again, and swapped-out pages do not come back (sparing the cache: it takes a few polls, so the running daemon may hold 200 now).\n");
+		      "programs' own text is left in the page cache to reclaim and swapped-out pages do not come back "
+		      "(sparing the cache: it takes a few polls, so the running daemon may hold 200 now).\n");
 	/* The inputs, in words. */
 	assert_has(t, "\nOf 976 MiB of RAM, application memory is 40% and mapped memory is 10%; 23% of swap is "
 		      "free; distress is 0.\n");

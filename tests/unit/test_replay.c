@@ -608,19 +608,13 @@ static const struct expect expects[] = {
 	       "200 on the second such poll (200 is best in pass 1: 7.0 s, 22.1 s at 100)"},
 	{"dirtier-s100.csv", "shipped", POLICY_TENDENCY, "pass1", REACH, 200, 200, 4,
 	 "at 100 too: unmapped cache 0%, 976-4,969 swap-outs/s with at most 30 swap-ins/s"},
-	{"phased-s100.csv", "shipped", POLICY_TENDENCY, "phase1", REACH, 200, 200, 6,
-	 SPARE " for the re-reads in phase 1, where 200 wins: 5,847-10,221 file refaults/s with at most "
-	 "16 swap-ins/s, 200 on the second such poll (the first 6 rows of phase 1 fill the cache "
-	 "without reclaim)"},
-	{"phased-s100.csv", "shipped", POLICY_TENDENCY, "phase1", SETTLE, 200, 200, 6,
-	 "and held through the dips of the re-reads (613, 115, 73/s for 3 s at 100): they end it only "
-	 "after 10 s"},
-	{"phased-s200.csv", "shipped", POLICY_TENDENCY, "phase1", SETTLE, 200, 200, 5,
-	 "the same at 200 (2,752-11,032/s; 217-618 in its dips)"},
+	{"phased-s100.csv", "shipped", POLICY_TENDENCY, "phase1", SETTLE, 0, 100, 0,
+	 "no " SPARE " in phase 1: the hot file set keeps 15-22% of RAM unmapped in the cache at 100 "
+	 "(200 wins phase 1, but sparing the cache on its re-reads lost phase 2 in the benchmark: "
+	 "autoswappiness(8), BUGS)"},
 	{"phased-s100.csv", "shipped", POLICY_TENDENCY, "phase2", SETTLE, 0, 100, 0,
 	 "none in phase 2, where 200 costs 80 times the swap-ins: the stream keeps 8-14% of RAM in "
-	 "the cache at 100 (no " SPARE " for the text) and re-reads at most 57 pages/s (none for the "
-	 "re-reads); the gap before it ended the re-reads' (test_reread_scope)"},
+	 "the cache at 100"},
 	{"phased-s200.csv", "shipped", POLICY_TENDENCY, "phase2", SETTLE, 0, 100, 0,
 	 "and 26-35% at 200"},
 	{"responsiveness-s100.csv", "shipped", POLICY_TENDENCY, "pass1", SETTLE, 100, 100, 0,
@@ -690,9 +684,8 @@ static const struct writes_bound writes_bounds[] = {
 	 "writes/min over the seeds (9.5 when it followed the formula without reclaim)"},
 	{"compile-s100.csv", "shipped", POLICY_TENDENCY, "run", 1, 0, 4,
 	 "the same at 100: 2.9-3.7 writes/min over the seeds"},
-	{"phased-s100.csv", "shipped", POLICY_TENDENCY, "phase2", 2, 0, 0,
-	 "back at the top (100) on its first poll, from the formula's 31-55 of the gap (where the end "
-	 "of phase 1 freed memory and " SPARE " for the re-reads ended), then no write"},
+	{"phased-s100.csv", "shipped", POLICY_TENDENCY, "phase2", 1, 0, 0,
+	 "at the top (100) all through phase 2: no write"},
 	{"phased-s200.csv", "shipped", POLICY_TENDENCY, "phase1", 2, 0, 30,
 	 "issue 13 item 4: falls from the top are held 3 s: 100 for 8 polls, then down with the "
 	 "formula as reclaim gets easy at 200 (the last 4 polls: 18-25 writes/min over the seeds; "
@@ -760,10 +753,9 @@ static const struct world_bound world_bounds[] = {
 	{"phased", "max200", POLICY_TENDENCY, "phase2", 0, -1, 2000, 6000,
 	 "KNOWN BAD (issue 13): 3,456-4,410 pages swapped in, tendency rises with the distress of "
 	 "phase 2"},
-	{"phased", "shipped", POLICY_TENDENCY, "phase1", 18500, 19500, 0, -1,
-	 "the shipped default: 19.0 s, 200 from its 7th poll, " SPARE " for the re-reads (21.0 s "
-	 "before that rule, below 100 at its start; static 100 19.0 s, 200 15.2 s): the first polls "
-	 "come while phase 1 fills the cache, before any re-read says what 200 would win"},
+	{"phased", "shipped", POLICY_TENDENCY, "phase1", 20000, 22000, 0, -1,
+	 "the shipped default: 21.0 s (22.0 s when the kernel checked the trigger every 2 s), about "
+	 "static 100 (19.0 s) and 38% behind 200 (15.2 s); " AUTO_100},
 	{"responsiveness", "max200", POLICY_TENDENCY, "pass1", 0, 10500, 0, -1,
 	 "tendency sits at 150-190 here: within 5% of static 200's 10.0 s"},
 	{"responsiveness", "shipped", POLICY_TENDENCY, "pass1", 18500, 19500, 0, -1,
@@ -1040,59 +1032,6 @@ test_all_within_auto_max(void **state)
 	globfree(&g);
 }
 
-/* Sparing the cache for the re-reads (include/policy.h), shipped tendency, every seed: on the
- * disk traces only in phased phase 1, the re-read hot set it is for, and its first poll after
- * phase 1 is back at auto's 100 or below: the end of phase 1 frees memory, or phase 2's first
- * second swaps out without re-reads. In no other workload's trace does it engage: there 900
- * file refaults a second come in single polls, if at all. */
-static void
-test_reread_scope(void **state)
-{
-	char pattern[512];
-	glob_t g;
-	unsigned engaged = 0;
-
-	(void)state;
-	snprintf(pattern, sizeof(pattern), "%s/*.csv", traces_dir());
-	assert_int_equal(glob(pattern, 0, NULL, &g), 0);
-	for (size_t i = 0; i < g.gl_pathc; i++) {
-		const char *base = strrchr(g.gl_pathv[i], '/');
-		const char *name = base ? base + 1 : g.gl_pathv[i];
-		const struct trace *t = trace_named(name);
-		bool phased = strncmp(name, "phased-s", 8) == 0;
-
-		for (unsigned seed = 0; seed <= N_SEEDS; seed++) {
-			struct replay_config rc;
-			struct replay r;
-			bool in_p1 = false;
-
-			replay_config_shipped(&rc, POLICY_TENDENCY);
-			rc.noise_pct = seed ? NOISE_PCT : 0;
-			rc.seed = seed;
-			assert_int_equal(replay_run(t, &rc, &r), 0);
-			for (size_t k = 0; k < r.n_polls; k++) {
-				const char *ph = t->phases[r.polls[k].phase];
-				bool reread = strncmp(r.polls[k].reason, "spare the cache at 200: re-read", 31) == 0;
-
-				if (reread && !(phased && strcmp(ph, "phase1") == 0))
-					fail_msg("%s, seed %u: spares the cache for re-reads at poll %zu, in %s", name,
-						 seed, k, ph);
-				if (reread)
-					engaged++;
-				if (in_p1 && strcmp(ph, "phase1") != 0 && r.polls[k].value > 100)
-					fail_msg("%s, seed %u: %d at poll %zu, the first after phase 1 (%s)", name,
-						 seed, r.polls[k].value, k, r.polls[k].reason);
-				in_p1 = strcmp(ph, "phase1") == 0;
-			}
-			replay_free(&r);
-		}
-	}
-	globfree(&g);
-	/* phased phase 1 on disk at 0, 100 and 200, every seed. */
-	if (engaged < 3 * (N_SEEDS + 1))
-		fail_msg("the re-reads spared the cache on %u polls in all", engaged);
-}
-
 /* "any" for a bound of -1, else v / div. */
 static const char *
 bound_text(long v, long div, char *buf)
@@ -1343,7 +1282,6 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_expects),
 		cmocka_unit_test(test_steady_writes),
 		cmocka_unit_test(test_all_within_auto_max),
-		cmocka_unit_test(test_reread_scope),
 		cmocka_unit_test(test_world_bounds),
 	};
 	const struct CMUnitTest load_only[] = {cmocka_unit_test(test_traces_load)};
