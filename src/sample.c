@@ -302,6 +302,20 @@ sampler_missing(const struct sampler *s, struct sample_errors *ret)
 	return s->missing;
 }
 
+/* Logs a source of the daemon's when it went missing (warning: what the daemon does
+ * without it) or came back; via says how it is read ("" or " through libproc2"). */
+static void
+log_source(unsigned changed, unsigned missing, unsigned source, const char *path, const char *via, int err,
+	   const char *without)
+{
+	if (!(changed & source))
+		return;
+	if (missing & source)
+		journal_log(LOG_WARNING, MSGID_ERROR, "cannot read '%s'%s: %s; %s", path, via, strerror(err), without);
+	else
+		journal_log(LOG_INFO, NULL, "'%s' readable again", path);
+}
+
 void
 sampler_log_missing(const struct sampler *s, unsigned *logged)
 {
@@ -309,14 +323,9 @@ sampler_log_missing(const struct sampler *s, unsigned *logged)
 	unsigned missing = sampler_missing(s, &e);
 	unsigned changed = missing ^ *logged;
 
-	if (changed & SAMPLE_SOURCE_VMSTAT) {
-		if (missing & SAMPLE_SOURCE_VMSTAT)
-			journal_log(LOG_WARNING, MSGID_ERROR,
-				    "cannot read '%s' through libproc2: %s; reclaim efficiency is not used", KPATH_VMSTAT,
-				    strerror(e.vmstat));
-		else
-			journal_log(LOG_INFO, NULL, "'%s' readable again", KPATH_VMSTAT);
-	}
+	log_source(changed, missing, SAMPLE_SOURCE_VMSTAT, KPATH_VMSTAT, " through libproc2", e.vmstat,
+		   "reclaim efficiency is not used");
+	/* Counters an older kernel lacks: information, not a fault. */
 	if (changed & SAMPLE_SOURCE_REFAULTS) {
 		if (missing & SAMPLE_SOURCE_REFAULTS)
 			journal_log(LOG_INFO, NULL, "no workingset_refault_anon/_file in '%s': %s", KPATH_VMSTAT,
@@ -324,20 +333,8 @@ sampler_log_missing(const struct sampler *s, unsigned *logged)
 		else
 			journal_log(LOG_INFO, NULL, "workingset refault counters available in '%s'", KPATH_VMSTAT);
 	}
-	if (changed & SAMPLE_SOURCE_PSI) {
-		if (missing & SAMPLE_SOURCE_PSI)
-			journal_log(LOG_WARNING, MSGID_ERROR,
-				    "cannot read '%s': %s; distress uses reclaim efficiency only", KPATH_PSI_MEMORY,
-				    strerror(e.psi));
-		else
-			journal_log(LOG_INFO, NULL, "'%s' readable again", KPATH_PSI_MEMORY);
-	}
-	if (changed & SAMPLE_SOURCE_SWAPS) {
-		if (missing & SAMPLE_SOURCE_SWAPS)
-			journal_log(LOG_WARNING, MSGID_ERROR, "cannot read '%s': %s; max = auto assumes disk swap",
-				    KPATH_SWAPS, strerror(e.swaps));
-		else
-			journal_log(LOG_INFO, NULL, "'%s' readable again", KPATH_SWAPS);
-	}
+	log_source(changed, missing, SAMPLE_SOURCE_PSI, KPATH_PSI_MEMORY, "", e.psi,
+		   "distress uses reclaim efficiency only");
+	log_source(changed, missing, SAMPLE_SOURCE_SWAPS, KPATH_SWAPS, "", e.swaps, "max = auto assumes disk swap");
 	*logged = missing;
 }

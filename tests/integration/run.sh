@@ -293,6 +293,26 @@ check "daemon logs the decision with fields" wait_for 2 log_has 'swappiness 60 -
 fake_meminfo 1000000 300000 50000 250000 0 100000 1000000 50000
 check "daemon follows the samples" wait_for 15 knob_is 5
 
+# A source it cannot read: said once, with what the daemon does without it, and said again
+# when it is back; the loop goes on meanwhile.
+cp "$P" "$WORK/psi.good"
+echo garbage >"$P"
+check "an unreadable PSI file is a warning that says what is done without it" wait_for 15 \
+	log_has "cannot read '/proc/pressure/memory': Invalid argument; distress uses reclaim efficiency only"
+fake_meminfo 1000000 300000 50000 250000 0 100000 1000000 100000
+check "  and the daemon goes on deciding" wait_for 15 knob_is 10
+cp "$WORK/psi.good" "$P"
+check "  its return is said" wait_for 15 log_has "'/proc/pressure/memory' readable again"
+check "  once each" test "$(grep -c "cannot read '/proc/pressure/memory'" "$WORK/daemon.log")/$(grep -c "'/proc/pressure/memory' readable again" "$WORK/daemon.log")" = 1/1
+cp "$S" "$WORK/swaps.good"
+echo garbage >"$S"
+check "an unreadable /proc/swaps says that max = auto assumes disk swap" wait_for 15 \
+	log_has "cannot read '/proc/swaps': Invalid argument; max = auto assumes disk swap"
+cp "$WORK/swaps.good" "$S"
+check "  and its return" wait_for 15 log_has "'/proc/swaps' readable again"
+fake_meminfo 1000000 300000 50000 250000 0 100000 1000000 50000
+check "  the samples are followed again" wait_for 15 knob_is 5
+
 # Reload with a new limit.
 printf '[policy]\nname = ck\n[daemon]\ninterval_ms = 100\n[limits]\nmin = 12\n' >"$CONF/live.conf"
 kill -HUP "$DPID"
