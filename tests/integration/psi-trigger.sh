@@ -9,16 +9,15 @@
 
 # start_as SETPRIV_ARGS... -- DAEMON_ARGS...: start_daemon, under setpriv(1).
 start_as() {
-	local priv=()
+	LAUNCH=(setpriv)
 	while [ "$1" != -- ]; do
-		priv+=("$1")
+		LAUNCH+=("$1")
 		shift
 	done
+	LAUNCH+=(--)
 	shift
-	: >"$WORK/daemon.log"
-	setpriv "${priv[@]}" -- "$BIN" --foreground -v "$@" 2>"$WORK/daemon.log" &
-	DPID=$!
-	PIDS+=("$DPID")
+	start_daemon "$@"
+	LAUNCH=()
 }
 no_log() { ! log_has "$1"; }
 armed_every() { log_has "PSI trigger armed: some [0-9]* ms per 2000 ms, checked by the kernel every $1 ms ($2)"; }

@@ -268,9 +268,12 @@ wait_for() { # wait_for SECONDS COMMAND...: poll until COMMAND succeeds
 }
 knob_is() { [ "$(knob)" = "$1" ]; }
 log_has() { grep -q -- "$1" "$WORK/daemon.log"; }
+# start_daemon DAEMON_ARGS...: the daemon in the background, its log in $WORK/daemon.log;
+# under "${LAUNCH[@]}" when a caller sets it (psi-trigger.sh: setpriv).
+LAUNCH=()
 start_daemon() {
 	: >"$WORK/daemon.log"
-	"$BIN" --foreground -v "$@" 2>"$WORK/daemon.log" &
+	"${LAUNCH[@]}" "$BIN" --foreground -v "$@" 2>"$WORK/daemon.log" &
 	DPID=$!
 	PIDS+=("$DPID")
 }
