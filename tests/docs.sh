@@ -430,32 +430,36 @@ else
 	not_ok "example configurations of the pages" "$(printf "%s" "${example_bad:-found none}")"
 fi
 
+# same_lists CODE PAGE READ OK DIFFER: the sorted lists in files CODE (what the code has) and
+# PAGE (what a page says) are the same. READ names where CODE came from (an empty CODE fails:
+# the reader broke), OK is the passing line (%n stands for the count), DIFFER the failing one.
+same_lists() {
+	local diff
+	if [[ ! -s $1 ]]; then
+		not_ok "$3 read" "found none"
+	elif diff=$(diff "$1" "$2"); then
+		ok "${4//%n/$(wc -l <"$1")}"
+	else
+		not_ok "$5 (< code only, > page only)" "$(grep '^[<>]' <<<"$diff")"
+	fi
+}
+
 # (h) journal: MESSAGE_IDs and fields of autoswappiness(8) against the code.
 sed -nE 's/^#define MSGID_[A-Z_]+[[:space:]]+"([0-9a-f]+)".*/\1/p' "$JOURNAL_H" | sort >"$tmp/msgid-code"
 awk '/^\.Sh / { on = ($2 == "LOGGING") } on && $1 == ".It" && $3 == "Ta" && $2 ~ /^[0-9a-f]+$/ && length($2) == 32 {
 	print $2 }' "$MAN8" | sort >"$tmp/msgid-page"
-if [[ ! -s $tmp/msgid-code ]]; then
-	not_ok "MESSAGE_IDs of ${JOURNAL_H#"$root"/} read" "found none"
-elif diff=$(diff "$tmp/msgid-code" "$tmp/msgid-page"); then
-	ok "LOGGING of ${MAN8#"$root"/} lists exactly the $(wc -l <"$tmp/msgid-code") MESSAGE_IDs of ${JOURNAL_H#"$root"/}"
-else
-	not_ok "MESSAGE_IDs of ${MAN8#"$root"/} differ from ${JOURNAL_H#"$root"/} (< code only, > page only)" \
-		"$(grep '^[<>]' <<<"$diff")"
-fi
+same_lists "$tmp/msgid-code" "$tmp/msgid-page" "MESSAGE_IDs of ${JOURNAL_H#"$root"/}" \
+	"LOGGING of ${MAN8#"$root"/} lists exactly the %n MESSAGE_IDs of ${JOURNAL_H#"$root"/}" \
+	"MESSAGE_IDs of ${MAN8#"$root"/} differ from ${JOURNAL_H#"$root"/}"
 # A field is a string literal "FIELD=..." on a line that is not a comment.
 grep -vE '^[[:space:]]*(\*|/\*|//)' "$JOURNAL_C" | grep -oE '"[A-Z][A-Z_]*=' | sed -e 's/^"//' -e 's/=$//' |
 	sort -u >"$tmp/fields-code"
 awk '/^\.Sh / { on = ($2 == "LOGGING"); next } on {
 	sub(/^\./, "", $1); for (i = 1; i < NF; i++) if ($i == "Va" && $(i + 1) ~ /^[A-Z][A-Z_]*$/) print $(i + 1)
 }' "$MAN8" | sort -u >"$tmp/fields-page"
-if [[ ! -s $tmp/fields-code ]]; then
-	not_ok "journal fields of ${JOURNAL_C#"$root"/} read" "found none"
-elif diff=$(diff "$tmp/fields-code" "$tmp/fields-page"); then
-	ok "LOGGING of ${MAN8#"$root"/} names exactly the $(wc -l <"$tmp/fields-code") journal fields of ${JOURNAL_C#"$root"/}"
-else
-	not_ok "journal fields of ${MAN8#"$root"/} differ from ${JOURNAL_C#"$root"/} (< code only, > page only)" \
-		"$(grep '^[<>]' <<<"$diff")"
-fi
+same_lists "$tmp/fields-code" "$tmp/fields-page" "journal fields of ${JOURNAL_C#"$root"/}" \
+	"LOGGING of ${MAN8#"$root"/} names exactly the %n journal fields of ${JOURNAL_C#"$root"/}" \
+	"journal fields of ${MAN8#"$root"/} differ from ${JOURNAL_C#"$root"/}"
 
 # (i) the --once pairs: daemon_once's fprintf against the page.
 once_code=$(awk '/^daemon_once\(/ { on = 1 } on && /fprintf\(out,/ { p = 1 } p { s = s $0 } p && /\);/ { exit }
@@ -486,19 +490,14 @@ fi
 # check_constants PREFIX SECTION: every #define PREFIX* of include/policy.h appears in
 # SECTION of autoswappiness(8) as `.It Dv NAME No = VALUE`, with its value, and no other.
 check_constants() {
-	local prefix=$1 section=$2 diff
+	local prefix=$1 section=$2
 	sed -nE "s/^#define (${prefix}[A-Z_]+)[[:space:]]+([0-9]+).*/\\1=\\2/p" "$POLICY_H" | sort >"$tmp/const-code"
 	awk -v sec=".Sh $section" -v pre="^$prefix" '/^\.Sh / { on = ($0 == sec) }
 		on && $1 == ".It" && $2 == "Dv" && $3 ~ pre && $4 == "No" && $5 == "=" { print $3 "=" $6 }' \
 		"$MAN8" | sort >"$tmp/const-page"
-	if [[ ! -s $tmp/const-code ]]; then
-		not_ok "${prefix} constants of ${POLICY_H#"$root"/} read" "found none"
-	elif diff=$(diff "$tmp/const-code" "$tmp/const-page"); then
-		ok "$section of ${MAN8#"$root"/} gives the $(wc -l <"$tmp/const-code") ${prefix} constants of ${POLICY_H#"$root"/} with their values"
-	else
-		not_ok "${prefix} constants of ${MAN8#"$root"/} ($section) differ from ${POLICY_H#"$root"/} (< code only, > page only)" \
-			"$(grep '^[<>]' <<<"$diff")"
-	fi
+	same_lists "$tmp/const-code" "$tmp/const-page" "${prefix} constants of ${POLICY_H#"$root"/}" \
+		"$section of ${MAN8#"$root"/} gives the %n ${prefix} constants of ${POLICY_H#"$root"/} with their values" \
+		"${prefix} constants of ${MAN8#"$root"/} ($section) differ from ${POLICY_H#"$root"/}"
 }
 check_constants POLICY_ADAPTIVE_ "THE ADAPTIVE POLICY"
 check_constants POLICY_SPARE_ "THE RULES"
@@ -513,14 +512,9 @@ check_constants POLICY_SPARE_ "THE RULES"
 awk '/^\.Sh / { on = ($0 == ".Sh METRICS") }
 	on && $1 == ".It" && $2 == "Va" && $3 ~ /^autoswappiness_/ && $4 == "Pq" { print $3 " " $5 }' "$MAN8" |
 	sort >"$tmp/metrics-page"
-if [[ ! -s $tmp/metrics-code ]]; then
-	not_ok "metrics of ${STATUS_C#"$root"/} read" "found none"
-elif diff=$(diff "$tmp/metrics-code" "$tmp/metrics-page"); then
-	ok "METRICS of ${MAN8#"$root"/} lists the $(wc -l <"$tmp/metrics-code") metrics of ${STATUS_C#"$root"/} with their types"
-else
-	not_ok "metrics of ${MAN8#"$root"/} differ from ${STATUS_C#"$root"/} (< code only, > page only)" \
-		"$(grep '^[<>]' <<<"$diff")"
-fi
+same_lists "$tmp/metrics-code" "$tmp/metrics-page" "metrics of ${STATUS_C#"$root"/}" \
+	"METRICS of ${MAN8#"$root"/} lists the %n metrics of ${STATUS_C#"$root"/} with their types" \
+	"metrics of ${MAN8#"$root"/} differ from ${STATUS_C#"$root"/}"
 
 # (l) the default policy is the one the committed benchmark chose (issue 5):
 # bench/report.py writes its choice to bench/results/default-policy.txt, and
