@@ -101,6 +101,7 @@ report_dir=${BENCH_REPORT_DIR:-$([[ $quick == 1 ]] && echo "$out/report" || echo
 raw=${BENCH_RAW:-$report_dir/results}
 
 resume=${BENCH_RESUME:-0}
+redo=${BENCH_REDO:-} # below, where the recorded runs are dropped
 workloads=${BENCH_WORKLOADS:-phased responsiveness compile compile-stream dirtier}
 swap_modes=${BENCH_SWAP:-disk zram}
 statics=${BENCH_STATICS:-60 200}
@@ -209,7 +210,7 @@ make_configs() { # DIR: shipped.conf, POLICY.conf, extra NAME.conf; sets daemon_
 
 # A resumed run goes on with the daemon it staged; a redo measures the work tree as it is now
 # (host-info's redone names the commit), so it stages afresh.
-if [[ $resume == 1 && -z ${BENCH_REDO:-} && -x $staged/guest.sh && -d $staged/configs ]]; then
+if [[ $resume == 1 && -z $redo && -x $staged/guest.sh && -d $staged/configs ]]; then
 	say "resuming: reusing the staged daemon, scripts, sources and configurations in $staged"
 	daemon_settings=$(cat "$staged/daemon-settings")
 	skipped=$(cat "$staged/skipped")
@@ -397,7 +398,6 @@ done_keys() { # SWAP WORKLOAD: "swap,workload,setting,rep" of each run already r
 # setting, every repetition) and keep the rest of the run. For a workload whose script
 # changed: its old rows go, so that no table mixes the two. Everything the other workloads
 # depend on must be as before (checked below); the redone ones are named in host-info.txt.
-redo=${BENCH_REDO:-}
 [[ -z $redo || $resume == 1 ]] || die "BENCH_REDO needs BENCH_RESUME=1 (it redoes part of a recorded run)"
 redo_drop() {
 	local item sw wl k v p same=1
