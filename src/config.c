@@ -8,8 +8,9 @@
 
 /* Defaults: tendency, the policy the latest benchmark chose
  * (bench/results/default-policy.txt); max follows the swap devices
- * (policy_device_max); a step of 5 keeps the knob from being rewritten for
- * noise; a calm machine is polled every 5 s, one under pressure every second,
+ * (policy_device_max); a step of 20 keeps the knob from being rewritten for
+ * the formulas' poll-to-poll noise (autoswappiness(8), THE REGULATOR: at 5 the
+ * benchmark's zram runs wrote 15-37 times a minute); a calm machine is polled every 5 s, one under pressure every second,
  * and a PSI trigger (20 ms of stall in 2 s) wakes the daemon when pressure
  * starts, at the kernel's next check (every 200 ms with the unit's
  * CAP_SYS_RESOURCE): 83 to 324 ms after the first 10 ms of stall in the VM,
@@ -21,7 +22,7 @@ config_defaults(struct config *ret)
 		.policy = POLICY_TENDENCY,
 		.min = 0,
 		.max = CONFIG_MAX_AUTO,
-		.step = 5,
+		.step = 20,
 		.smoothing_pct = 0,
 		.interval_ms = 5000,
 		.busy_interval_ms = 1000,

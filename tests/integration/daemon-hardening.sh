@@ -39,7 +39,8 @@ mount --bind "$WORK/cg2" /sys/fs/cgroup/memory
 # Never let a daemon with cgroup_v1_follow near the machine's own hierarchy.
 [ -e /sys/fs/cgroup/memory/FAKE-HIERARCHY ] || { echo "integration: FAIL: the fake cgroup hierarchy is not mounted"; exit 1; }
 
-printf '[policy]\nname = ck\n[daemon]\ninterval_ms = 100\ncgroup_v1_follow = yes\n' >"$CONF/cgf.conf"
+# step 5: the samples below move ck by 18 (23 -> 5), less than the shipped step.
+printf '[policy]\nname = ck\n[limits]\nstep = 5\n[daemon]\ninterval_ms = 100\ncgroup_v1_follow = yes\n' >"$CONF/cgf.conf"
 set_knob 60
 fake_vmstat 0 0 0 0 0
 fake_swaps /dev/vdb

@@ -170,7 +170,7 @@ test_defaults_and_comments(void **state)
 	assert_int_equal(d.policy, POLICY_TENDENCY);
 	assert_int_equal(d.min, 0);
 	assert_int_equal(d.max, CONFIG_MAX_AUTO);
-	assert_int_equal(d.step, 5);
+	assert_int_equal(d.step, 20);
 	assert_int_equal(d.interval_ms, 5000);
 	assert_int_equal(d.busy_interval_ms, 1000);
 	assert_int_equal(d.psi_trigger_ms, 20);

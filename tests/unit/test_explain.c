@@ -161,7 +161,7 @@ test_disk_swap_writes(void **unused)
 		      "free; distress is 0.\n");
 	assert_has(t, "adds half the mapped share (5), the distress (0) and ck, the smaller of application memory "
 		      "and free swap (23): 28.\n");
-	assert_has(t, "\nLimits: 0 to 100; a change smaller than 5 is not written.\n");
+	assert_has(t, "\nLimits: 0 to 100; a change smaller than 20 is not written.\n");
 	assert_has(t, "\nOver 1 s: 0 file refaults/s, 0 anonymous refaults/s, 0 swap-ins/s, 0 swap-outs/s.\n");
 	assert_has(t, "\nNothing was written: --explain only reads. The daemon would decide every 5 s (every 1 s "
 		      "under pressure).\n");
@@ -367,7 +367,7 @@ test_verdicts(void **unused)
 			     "for 23 (min(app 40%, swap free 23%)).");
 	t = render(&c, &s, 25);
 	assert_first_line(t, "It would leave vm.swappiness at 25: the ck policy asks for 23 (min(app 40%, swap free "
-			     "23%)), less than the step of 5 away.");
+			     "23%)), less than the step of 20 away.");
 	assert_has(t, "The ck policy (Con Kolivas, 2003) takes the smaller of application memory and free swap (0 "
 		      "without swap): 23.\n");
 	/* Sparing the cache is the tendency policy's alone, and needs max = auto. */
@@ -406,7 +406,7 @@ test_config_sources(void **unused)
 
 	(void)unused;
 	t = render_from(&c, EXPLAIN_CONFIG_FILE, &prev, &s, 60, 200);
-	assert_has(t, "\nConfiguration: /etc/autoswappiness.conf (policy tendency, limits 0..auto, step 5, "
+	assert_has(t, "\nConfiguration: /etc/autoswappiness.conf (policy tendency, limits 0..auto, step 20, "
 		      "smoothing 0%, interval 5000 ms (busy 1000 ms)).\n");
 	t = render_from(&c, EXPLAIN_CONFIG_ABSENT, &prev, &s, 60, 200);
 	assert_has(t, "\nConfiguration: the built-in defaults, as /etc/autoswappiness.conf does not exist (policy "
