@@ -9,7 +9,7 @@ import statistics
 from . import model
 from . import stats
 from . import why
-from .markdown import phase_name
+from .markdown import phase_floors, phase_name
 from .targets import GEOMEAN
 from .text import fmt, fmt_ratio, span
 
@@ -136,8 +136,12 @@ def _phased(c, data, res, swap, setting, r):
     tables = {t.metric.name: t for t in res.tables.get((swap, "phased"), [])}
     each = ", ".join(f"{tables[m].best} in {phase_name(tables[m])}" for m in model.PHASES if m in tables)
     verdict = ("and even" if c.met else "but not" if beaten else "and") if vs else ("met" if c.met else "missed")
+    floors = "" if c.met else "".join(
+        f" In {phase_name(f.table)} the best fixed value takes {fmt_ratio(1 / f.ratio)} times the work's own CPU time, "
+        f"which no setting saves: no setting can be more than {_pct(1 - f.ratio)} faster there."
+        for f in phase_floors(data, tables, swap))
     return (out + verdict + f" against the best fixed value of each phase at once ({each}: "
-            f"{_num(r, model.TARGET_PHASED_HIGH_BELOW)}).")
+            f"{_num(r, model.TARGET_PHASED_HIGH_BELOW)})." + floors)
 
 
 def _vs60(c, swap, setting, rows, rows60):

@@ -3,6 +3,7 @@ targets.csv and against60.csv, the default chosen and the target checks. Text on
 number comes from the arguments."""
 import math
 import statistics
+from collections import namedtuple
 
 from . import load
 from . import model
@@ -301,6 +302,43 @@ def _literal_c(data, res, swap, setting, r):
             + "; ".join(said) + f": {verdict}.")
 
 
+Floor = namedtuple("Floor", "table work own ratio cv")
+
+
+def phase_floors(data, tables, swap):
+    """[Floor] for each phase of phased whose figure holds a fixed amount of the work's own CPU
+    time (model.FLOORS), measured on its best static value: the medians of the figure and of
+    that CPU time, their ratio (why.floor: how much better any setting could be there) and the
+    figure's noise (median CV over the settings)."""
+    out = []
+    for m, own_metric in model.FLOORS.items():
+        t = tables.get(m)
+        if t is None or not model.is_static(t.best):
+            continue
+        work, own = data.values(swap, "phased", t.best, m), data.values(swap, "phased", t.best, own_metric)
+        f = why.floor(work, own)
+        cvs = [x.cv for x in t.stats.values() if x.cv is not None]
+        if f is not None and cvs:
+            out.append(Floor(t, statistics.median(work), statistics.median(own), f, statistics.median(cvs)))
+    return out
+
+
+def _floor_line(data, tables, swap):
+    """How close each phase with a floor (phase_floors) came to it under its best static value,
+    so how much better any setting could be there, and the runs that would tell that much from
+    1; None when no phase has one."""
+    n = data.host.get("reps", "?")
+    said = []
+    for f in phase_floors(data, tables, swap):
+        runs = (f"telling {fmt_ratio(f.ratio)} from 1 at that figure's noise (median CV {fmt_cv(f.cv)}) takes "
+                f"{stats.reps_needed(f.cv, f.ratio)} runs per setting; this run made {n}" if f.ratio < 0.995 else
+                "no number of runs can tell that from 1")
+        said.append(f"{phase_name(f.table)} leaves little to beat: static {f.table.best} took {f.work:.2f} s for "
+                    f"{f.own:.2f} s of the work's own CPU time (medians), which no setting saves, so no setting can "
+                    f"take much less than {fmt_ratio(f.ratio)} of its time there, and {runs}")
+    return "; ".join(said) + "." if said else None
+
+
 def why_section(data, res, rows, rows60, checks, setting="default"):
     """Why the setting misses the targets it misses, per swap mode and workload: the figure, and
     where its interval includes 1 (or (d)'s bound) that the miss is not told from noise; on
@@ -357,6 +395,9 @@ def why_section(data, res, rows, rows60, checks, setting="default"):
                     out.append(f"  - {k}.")
             if "c" in keys and r:
                 out.append("  - " + _literal_c(data, res, swap, setting, r))
+                f = _floor_line(data, tables, swap)
+                if f:
+                    out.append("  - " + f[0].upper() + f[1:])
         if geo:
             above = [w for w in data.workloads if ((get(rows, swap, w) or {}).get("ratio") or 0) > model.TARGET_GEOMEAN_MAX]
             out.append(f"- the geometric mean misses (b) at {geo.detail}; the workloads above "

@@ -39,6 +39,10 @@ PHASES = ("phase1_s", "phase2_work_s")
 # The window of each phase's figure: its MARK line in the run's log (bench/wl-phased.sh). The
 # other workloads mark none; their window is the run, t0 to t1 of runs.csv.
 MARKS = {"phase1_s": "phase1", "phase2_work_s": "phase2"}
+# A figure that holds a fixed amount of the work's own CPU time, which no vm.swappiness saves:
+# phase 2's fixed work is PHASED_ACTIVE_S seconds of user time (bench/wl-phased.sh), and a setting
+# can only take off what pressure adds on top (the kernel's time, waiting, being blocked).
+FLOORS = {"phase2_work_s": "phase2_user_s"}
 # Swap-ins in one second of the time series that mark a working set coming back (phased's
 # change of phase: the seconds before the first such one are what a controller that reacts to
 # swap-ins cannot have seen). In the run of 0b9e8f4 (2026-12-02), phase 2 shows

@@ -27,6 +27,7 @@ def base(winner):
                                      "ck": 10.3, "adaptive": 10.1},
                    "phase2_blocked_s": {s: 0.001 if s != "200" else 20 for s in S},
                    "phase2_sys_s": {s: 0.2 if s != "200" else 5 for s in S},
+                   "phase2_user_s": {s: 9.8 for s in S},
                    "phase2_capped": {s: 1 if s == "200" else 0 for s in S},
                    "phase1_capped": {s: 1 if s == "0" else 0 for s in S},
                    "phase2_majflt": {s: 2 if s != "200" else 9000 for s in S},

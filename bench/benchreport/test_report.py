@@ -287,6 +287,13 @@ class Why(unittest.TestCase):
         self.assertEqual(why.versus_statics(head, "ck", ["60"]), {})
         self.assertFalse(why.better_than_every({}))
 
+    def test_the_floor_of_a_fixed_work(self):
+        self.assertAlmostEqual(why.floor([10.0, 10.5, 12.0], [9.8, 10.0, 10.2]), 10.0 / 10.5)
+        self.assertEqual(why.floor([10.0], [10.4]), 1.0)  # the work ran over its own time: no gain left
+        self.assertIsNone(why.floor([], [10.0]))
+        self.assertIsNone(why.floor([10.0], []))
+        self.assertIsNone(why.floor([0.0], [1.0]))
+
     def test_a_bound_inside_the_interval_is_noise(self):
         self.assertTrue(why.within_noise(0.79, 1.38, 1.05))
         self.assertTrue(why.within_noise(0.8, 0.9, 0.8))
@@ -355,6 +362,12 @@ class WhyFromRawResults(unittest.TestCase):
 
     def test_the_section_says_why(self):
         md = why_markdown(self.data)
+        # Phase 2's best static value, 0, takes 10.0 s for 9.8 s of the work's own CPU time: 0.98 at
+        # best, which at a CV of 0.02 takes 2 (1.96 * 0.02 / ln 0.98)^2 = 7.5, so 8 runs to tell.
+        self.assertIn("  - Phase 2 leaves little to beat: static 0 took 10.00 s for 9.80 s of the work's own CPU time "
+                      "(medians), which no setting saves, so no setting can take much less than 0.98 of its time there, "
+                      "and telling 0.98 from 1 at that figure's noise (median CV 0.02) takes 8 runs per setting; this "
+                      "run made 3.", md)
         # Phase 1 under the default is 9.8 s against static 200's 9: 1.09, and sets the figure.
         self.assertIn("- **phased** misses (a) and (c) at 1.09 [1.05-1.13] of the best static value, set by phase 1, "
                       "1.09 [1.05-1.13] of static 200 (phase 2: 1.04 [1.00-1.08] of static 0).", md)
@@ -519,7 +532,8 @@ class GoalsInPlainWords(unittest.TestCase):
         # Against static 100 as a whole 0.98 [0.94-1.02], as in RESULTS.md.
         self.assertIn("  - On phased, better than every fixed value: missed against static 100, the best of them as a "
                       "whole (0.98, within noise), and against the best fixed value of each phase at once (200 in phase "
-                      "1, 0 in phase 2: 1.09).", w)
+                      "1, 0 in phase 2: 1.09). In phase 2 the best fixed value takes 1.02 times the work's own CPU "
+                      "time, which no setting saves: no setting can be more than 2% faster there.", w)
         self.assertNotRegex(w.lower(), "issue|target")  # the README keeps the internal names out
 
     def test_a_clear_miss_says_where_the_knob_was(self):

@@ -3,6 +3,7 @@ held vm.swappiness while a workload was measured, against the best static value 
 (bands); which part of a figure sets it (worst); phased against each static value as a whole,
 the comparison the words of target (c) ask for (versus_statics); and the workloads each
 missed target names (misses). Pure: no files, no text."""
+import statistics
 from collections import namedtuple
 
 from . import model
@@ -65,6 +66,16 @@ def versus_statics(head, setting, statics):
 def better_than_every(vs):
     """Whether every ratio of versus_statics() has an interval below target (c)'s bound."""
     return bool(vs) and all(r.high is not None and r.high < model.TARGET_PHASED_HIGH_BELOW for r in vs.values())
+
+
+def floor(work, own):
+    """The lowest ratio any setting can reach against a figure (work: its values, one per run)
+    that holds a fixed amount of the work's own CPU time (own: its values), which no setting
+    saves: median(own) / median(work), at most 1. None without both or with no time."""
+    if not work or not own:
+        return None
+    w = statistics.median(work)
+    return min(1.0, statistics.median(own) / w) if w > 0 else None
 
 
 def within_noise(low, high, bound):
