@@ -160,6 +160,16 @@ def _vs60(c, swap, setting, rows, rows60):
     return out + ("missed on " + _and(missed) if missed else "") + ("; " if missed and met else "") + met + "."
 
 
+def _writes(data, swap, setting):
+    """How often the setting wrote vm.swappiness, per workload (issue 13: never oscillate); None
+    without a run that counted its writes."""
+    per = [(w, statistics.median(v)) for w in data.workloads if (v := data.writes_per_min(swap, w, setting))]
+    if not per:
+        return None
+    return ("How often it changed vm.swappiness, in writes a minute of the median run: "
+            + ", ".join(f"{w} {x:.1f}" for w, x in per) + ".")
+
+
 def lines(data, res, rows, rows60, checks, setting="default"):
     """The README's words on the shipped default's targets. checks: choose.check_targets' list
     for the setting. [] without checks."""
@@ -185,4 +195,7 @@ def lines(data, res, rows, rows60, checks, setting="default"):
             out.append("  - " + _phased(cs["c"], data, res, swap, setting, mine.get("phased")))
         if "d" in cs:
             out.append("  - " + _vs60(cs["d"], swap, setting, rows, mine60))
+        wr = _writes(data, swap, setting)
+        if wr:
+            out.append("  - " + wr)
     return out + [""]
