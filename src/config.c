@@ -10,11 +10,12 @@
  * (bench/results/default-policy.txt); max follows the swap devices
  * (policy_device_max); a step of 20 keeps the knob from being rewritten for
  * the formulas' poll-to-poll noise (autoswappiness(8), THE REGULATOR: at 5 the
- * benchmark's zram runs wrote 15-37 times a minute); a calm machine is polled every 5 s, one under pressure every second,
- * and a PSI trigger (20 ms of stall in 2 s) wakes the daemon when pressure
- * starts, at the kernel's next check (every 200 ms with the unit's
- * CAP_SYS_RESOURCE): 83 to 324 ms after the first 10 ms of stall in the VM,
- * where 200 ms of stall took 0.7 to 5.0 s to add up (tests/vm/psi-reaction.sh). */
+ * benchmark's zram runs wrote 15-37 times a minute); a calm machine is polled
+ * every 5 s, one under pressure every second, and a PSI trigger (20 ms of
+ * stall in 2 s) wakes the daemon when pressure starts, at the kernel's next
+ * check (every 200 ms with the unit's CAP_SYS_RESOURCE): 83 to 324 ms after
+ * the first 10 ms of stall in the VM, where 200 ms of stall took 0.7 to 5.0 s
+ * to add up (tests/vm/psi-reaction.sh). */
 void
 config_defaults(struct config *ret)
 {
