@@ -245,11 +245,29 @@ def _knob_line(data, t, swap, wl, setting, first):
             f"static value for {name if wl == 'phased' else wl} is {best}{reach}", True)
 
 
-def _noise(r, bound, n):
-    """The sentence for a missed figure (a targets.csv row) whose interval includes bound."""
+def _noise(r, bound, n, cv=None):
+    """The sentence for a missed figure (a targets.csv row) whose interval includes bound; with
+    cv, the figure's noise, the smallest ratio that n runs per setting tell from 1 there."""
     if r is None or not why.within_noise(r["low"], r["high"], bound):
         return ""
-    return f" Its interval includes {fmt_ratio(bound)}: with these {n} repetitions the miss is not distinguishable from noise."
+    out = f" Its interval includes {fmt_ratio(bound)}: with these {n} repetitions the miss is not distinguishable from noise"
+    if cv is not None and str(n).isdigit() and int(n) > 0:
+        out += (f" (at this figure's noise, median CV {fmt_cv(cv)}, {n} runs per setting tell only ratios beyond "
+                f"{fmt_ratio(stats.resolvable(cv, int(n)))} from 1)")
+    return out + "."
+
+
+def _figure_cv(tables, wl, setting):
+    """The noise of a workload's headline figure: the median CV over the settings of its table
+    (phased: of the phase that sets the setting's figure, or of both when that is unknown);
+    None without one."""
+    names = model.PHASES if wl == "phased" else (model.headline(wl).name,)
+    ts = [tables[m] for m in names if m in tables]
+    if wl == "phased" and len(ts) == len(model.PHASES):
+        w = why.worst({t.metric.name: t.vs_best.get(setting) for t in ts})
+        ts = [tables[w]] if w else ts
+    cvs = [x.cv for t in ts for x in t.stats.values() if x.cv is not None]
+    return statistics.median(cvs) if cvs else None
 
 
 def phase_name(t):
@@ -374,7 +392,7 @@ def why_section(data, res, rows, rows60, checks, setting="default"):
             if vs_best and r:
                 said.append(" and ".join(f"({k})" for k in vs_best) + f" at {fmt_ci(r['ratio'], r['low'], r['high'])} "
                             "of the best static value" + (_phases(tables, setting) if wl == "phased" else "") + "."
-                            + _noise(r, 1.0, reps))
+                            + _noise(r, 1.0, reps, _figure_cv(tables, wl, setting)))
             if "d" in keys and r60:
                 s60 = get(rows, swap, wl, "static " + model.KERNEL_DEFAULT)
                 said.append(f"(d) at {fmt_ci(r60['ratio'], r60['low'], r60['high'])} of static {model.KERNEL_DEFAULT}"
