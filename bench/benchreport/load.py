@@ -256,6 +256,26 @@ class Data:
                 out.append((r["rep"], knob, before))
         return out
 
+    def before_reclaim(self, swap, wl, setting):
+        """How each counted run's wall time splits at the kernel's first reclaim, from its time
+        series (ts/, cumulative pgscan a second apart): [(rep, before, after)], the seconds from
+        t0 to the last sample before the first one with pages scanned, where no value of
+        vm.swappiness acts yet, and the rest of the run to t1. Runs without counters, or that
+        never reclaimed between t0 and t1, are left out."""
+        out = []
+        for r, tag in self._series(swap, wl, setting):
+            t0, t1 = fnum(r.get("t0")), fnum(r.get("t1"))
+            rows = [(fnum(x.get("t")), fnum(x.get("pgscan"))) for x in read_csv(self.ts_path(swap, tag))]
+            rows = [x for x in rows if None not in x]
+            if t0 is None or t1 is None or t1 < t0 or len(rows) < 2:
+                continue
+            # The sample after t1 still counts the run's last second.
+            first = next((a for (a, s0), (b, s1) in zip(rows, rows[1:]) if t0 < b <= t1 + 1 and s1 > s0), None)
+            if first is not None:
+                before = min(max(0.0, first - t0), t1 - t0)
+                out.append((r["rep"], before, t1 - t0 - before))
+        return out
+
     def phase_change_groups(self, swap, top):
         """Phased's runs of every setting, split by where the knob was when phase 2 began:
         (above top, at or below it, {above: the settings' labels}); each group [(pages swapped

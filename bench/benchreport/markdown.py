@@ -245,6 +245,27 @@ def _knob_line(data, t, swap, wl, setting, first):
             f"static value for {name if wl == 'phased' else wl} is {best}{reach}", True)
 
 
+def _reclaim_line(data, t, swap, wl, setting):
+    """How the setting's runs and those of the best static value of a figure (table t) split at
+    the kernel's first reclaim (why.split_at_reclaim), and, when most of the difference came
+    before it, that the setting did not cause it; None without a static best or counters."""
+    if not model.is_static(t.best):
+        return None
+    sp = why.split_at_reclaim([x[1:] for x in data.before_reclaim(swap, wl, setting)],
+                              [x[1:] for x in data.before_reclaim(swap, wl, t.best)])
+    if sp is None:
+        return None
+    out = (f"the kernel's first reclaim (the first second with pages scanned, ts/) splits the runs (medians): before "
+           f"it, where no value of vm.swappiness acts yet, {sp.before:.1f} s against {sp.before_best:.1f} s under "
+           f"static {t.best}; from it to the end, {sp.after:.1f} s against {sp.after_best:.1f} s"
+           + (f" ({fmt_ratio(sp.after / sp.after_best)})" if sp.after_best > 0 else ""))
+    if sp.mostly_before:
+        out += (f"; more of the difference came before the first reclaim ({sp.before - sp.before_best:+.1f} s) than "
+                f"after it ({sp.after - sp.after_best:+.1f} s): there the same work took longer, so the guest ran "
+                "slower (the host's other work shares its cores with the emulator), which no setting causes")
+    return out
+
+
 def _noise(r, bound, n, cv=None):
     """The sentence for a missed figure (a targets.csv row) whose interval includes bound; with
     cv, the figure's noise, the smallest ratio that n runs per setting tell from 1 there."""
@@ -349,7 +370,7 @@ def _floor_line(data, tables, swap):
     said = []
     for f in phase_floors(data, tables, swap):
         runs = (f"telling {fmt_ratio(f.ratio)} from 1 at that figure's noise (median CV {fmt_cv(f.cv)}) takes "
-                f"{stats.reps_needed(f.cv, f.ratio)} runs per setting; this run made {n}" if f.ratio < 0.995 else
+                f"{stats.reps_needed(f.cv, f.ratio)} run{'s' * (stats.reps_needed(f.cv, f.ratio) != 1)} per setting; this run made {n}" if f.ratio < 0.995 else
                 "no number of runs can tell that from 1")
         said.append(f"{phase_name(f.table)} leaves little to beat: static {f.table.best} took {f.work:.2f} s for "
                     f"{f.own:.2f} s of the work's own CPU time (medians), which no setting saves, so no setting can "
@@ -405,6 +426,10 @@ def why_section(data, res, rows, rows60, checks, setting="default"):
                 if k:
                     out.append(f"  - {k[0]}.")
                     first = first and not k[1]
+            hm = tables.get(model.headline(wl).name) if wl != "phased" else None
+            k = _reclaim_line(data, hm, swap, wl, setting) if hm is not None and "a" in keys else None
+            if k:
+                out.append(f"  - {k}.")
             top, p1 = data.daemon_max(swap, setting), tables.get(model.PHASES[0])
             if (wl == "phased" and top is not None and p1 is not None and model.is_static(p1.best)
                     and int(p1.best) > top):

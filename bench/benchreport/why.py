@@ -78,6 +78,27 @@ def floor(work, own):
     return min(1.0, statistics.median(own) / w) if w > 0 else None
 
 
+Split = namedtuple("Split", "before after whole before_best after_best whole_best mostly_before")
+
+
+def split_at_reclaim(mine, best):
+    """The medians of [(before, after)] (load.Data.before_reclaim: a run's seconds before the
+    kernel's first reclaim and after it) for a setting and for the best static value, and of
+    their sums, the whole runs; mostly_before: the setting's runs took longer before the first
+    reclaim, where vm.swappiness does not act yet, and by more than they did after it, so more
+    of the difference comes from the guest's pace than from the setting. Medians, not means: a
+    run the host slowed moves them less (so they need not add up). None without runs of both."""
+    if not mine or not best:
+        return None
+
+    def med(xs, f):
+        return statistics.median(f(x) for x in xs)
+
+    b, a, w = med(mine, lambda x: x[0]), med(mine, lambda x: x[1]), med(mine, lambda x: x[0] + x[1])
+    bb, ab, wb = med(best, lambda x: x[0]), med(best, lambda x: x[1]), med(best, lambda x: x[0] + x[1])
+    return Split(b, a, w, bb, ab, wb, b - bb > 0 and b - bb >= a - ab)
+
+
 def within_noise(low, high, bound):
     """Whether an interval (low, high) includes a target's bound: then, with these repetitions,
     whether the target is met cannot be told from noise. False without an interval."""
