@@ -13,7 +13,8 @@
  * else the daemon's policies read (struct sample, src/sample.c), so that a time series can be
  * replayed through them (tests/data/traces/README): memtotal_kb, buffers_kb, shmem_kb,
  * mapped_kb, pgscan and pgsteal (kswapd + direct, as src/sample.c sums them), swap_devices and
- * swap_zram (lines of /proc/swaps, those on /dev/zram), zswap (1: enabled, 0: off or not built).
+ * swap_zram (lines of /proc/swaps, those on /dev/zram), zswap (1: enabled, 0: off or not built);
+ * pace_us (the guest's pace: pace_us() below).
  * New columns go at the end: readers find columns by name, older series lack the new ones.
  */
 #include "common.h"
@@ -93,6 +94,30 @@ swap_devices(const char *text, long long *ret_devices, long long *ret_zram)
 	}
 }
 
+/* Iterations of pace_us()'s loop: about 0.3 ms of a TCG guest's CPU (a vCPU's 0.03% a second). */
+#define PACE_LOOPS 100000UL
+
+/*
+ * The guest's pace: the CPU time this thread takes for a fixed loop, in microseconds, -1 if the
+ * clock fails. The guest's clock follows the host's, so where the host runs other work on the
+ * emulator's cores the loop takes more of it; the guest's own load does not count (time other
+ * threads run is not this thread's). bench/report.py compares each run's with its boot's.
+ */
+static long long
+pace_us(void)
+{
+	struct timespec a, b;
+	volatile unsigned long spin = 0;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a) != 0)
+		return -1;
+	for (unsigned long i = 0; i < PACE_LOOPS; i++)
+		spin += i;
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b) != 0)
+		return -1;
+	return (long long)(b.tv_sec - a.tv_sec) * 1000000 + (b.tv_nsec - a.tv_nsec) / 1000;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -110,7 +135,7 @@ main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	printf("t,swappiness,memfree_kb,memavail_kb,cached_kb,anon_kb,swapfree_kb,swaptotal_kb,"
 	       "psi_some_us,psi_full_us,psi_some_avg10,pswpin,pswpout,refault_anon,refault_file,pgmajfault,"
-	       "memtotal_kb,buffers_kb,shmem_kb,mapped_kb,pgscan,pgsteal,swap_devices,swap_zram,zswap\n");
+	       "memtotal_kb,buffers_kb,shmem_kb,mapped_kb,pgscan,pgsteal,swap_devices,swap_zram,zswap,pace_us\n");
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	while (!stop) {
 		struct timespec bt;
@@ -157,9 +182,9 @@ main(int argc, char **argv)
 			zswap = *t ? *t == 'Y' || *t == 'y' || *t == '1' : -1;
 		}
 		printf("%.2f,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%.2f,%lld,%lld,%lld,%lld,%lld,"
-		       "%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld\n",
+		       "%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld\n",
 		       (double)bt.tv_sec + (double)bt.tv_nsec / 1e9, swappiness, mf, ma, ca, aa + ia, sf, st, ps, pf,
-		       avg10, in, out, ra, rf, mj, mt, bu, sh, mp, scan, steal, devs, zram, zswap);
+		       avg10, in, out, ra, rf, mj, mt, bu, sh, mp, scan, steal, devs, zram, zswap, pace_us());
 		ts_add_ms(&next, interval_ms);
 		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
 	}

@@ -3,6 +3,7 @@ guest-info-*.txt, configs/*.conf, ts/ and logs/. No statistics here."""
 import csv
 import os
 import re
+import statistics
 
 from . import model
 from . import text
@@ -50,6 +51,7 @@ class Data:
 
     def __init__(self, rdir):
         self.rdir = rdir
+        self._pace = {}  # (swap, workload) -> {setting: [(rep, pace)]}: pace()
         self.host = read_kv(os.path.join(rdir, "host-info.txt"))
         self.guest = {}  # swap -> guest-info of its boots
         self.configs = {}  # name -> text of configs/NAME.conf
@@ -275,6 +277,37 @@ class Data:
                 before = min(max(0.0, first - t0), t1 - t0)
                 out.append((r["rep"], before, t1 - t0 - before))
         return out
+
+    def pace(self, swap, wl, setting):
+        """[(rep, pace)]: each counted run's mean of the sampler's pace_us (a fixed loop's CPU
+        time in the guest) from t0 to t1, divided by the median of those of every setting's
+        counted runs in the same boot (swap mode and workload): 1 is the boot's usual pace, 1.3 a
+        guest that ran 1.3 times slower. The mean, not the median: a host that takes the
+        emulator's cores does it a scheduler slice at a time (4 ms, where the loop takes 0.3 ms
+        in a TCG guest), so it stretches a few of the loops by far, and the mean stretches as the
+        guest's work does. Runs without the column (older samplers) are left out."""
+        key = (swap, wl)
+        if key not in self._pace:
+            per = {}
+            for s in self.settings:
+                for r, tag in self._series(swap, wl, s):
+                    t0, t1 = fnum(r.get("t0")), fnum(r.get("t1"))
+                    if t0 is None or t1 is None:
+                        continue
+                    rows = [(fnum(x.get("t")), fnum(x.get("pace_us"))) for x in read_csv(self.ts_path(swap, tag))]
+                    vs = [v for t, v in rows if t is not None and v is not None and v > 0 and t0 <= t <= t1]
+                    if vs:
+                        per.setdefault(s, []).append((r["rep"], statistics.mean(vs)))
+            every = [m for runs in per.values() for _, m in runs]
+            boot = statistics.median(every) if every else None
+            self._pace[key] = {s: [(rep, m / boot) for rep, m in runs] for s, runs in per.items()}
+        return self._pace[key].get(setting, [])
+
+    def slowed_runs(self):
+        """[(swap, workload, setting, rep, pace)] of the runs whose pace (pace()) is
+        model.PACE_SLOW or more."""
+        return [(swap, wl, s, rep, p) for swap in self.swaps for wl in self.workloads for s in self.settings
+                for rep, p in self.pace(swap, wl, s) if p >= model.PACE_SLOW]
 
     def phase_change_groups(self, swap, top):
         """Phased's runs of every setting, split by where the knob was when phase 2 began:

@@ -45,6 +45,34 @@ def _time_limits(data):
     return f"{fmt(v)} s" if v is not None else "?"
 
 
+def _pace_row(data):
+    """The runs the host slowed (load.Data.slowed_runs), or that none was, or that the time
+    series have no pace."""
+    head = ("each run's mean of the sampler's pace_us (a fixed loop's CPU time in the guest, which other work on "
+            "the host's cores stretches) against the median of its boot's runs: ")
+    if not any(data.pace(sw, wl, s) for sw in data.swaps for wl in data.workloads for s in data.settings):
+        return head + "not recorded (a sampler before pace_us)"
+    slow = data.slowed_runs()
+    if not slow:
+        return head + f"no run {fmt_ratio(model.PACE_SLOW)} times slower or more"
+    return (head + f"{len(slow)} run{'s' * (len(slow) != 1)} {fmt_ratio(model.PACE_SLOW)} times slower or more: "
+            + ", ".join(f"{wl}/{sw} {model.label(s)} rep {rep} ({fmt_ratio(p)})" for sw, wl, s, rep, p in slow))
+
+
+def _pace_line(data, swap, wl, setting, best):
+    """Each run's pace (load.Data.pace) under the setting and the best static value of a figure;
+    None without any."""
+    mine, theirs = data.pace(swap, wl, setting), data.pace(swap, wl, best) if best else []
+    if not mine and not theirs:
+        return None
+
+    def runs(ps):
+        return ", ".join(fmt_ratio(p) for _, p in ps) or "not recorded"
+
+    return (f"the guest's pace in each run (mean pace_us against its boot's median; {fmt_ratio(model.PACE_SLOW)} or more: "
+            f"the host slowed it): {model.label(setting)} {runs(mine)}; static {best} {runs(theirs)}")
+
+
 def what_ran(data):
     h, g = data.host, data.guest
     g0 = g.get("disk") or next(iter(g.values()), {})
@@ -56,12 +84,14 @@ def what_ran(data):
         ("run", f"{h.get('started', '?')} to {h.get('finished', '?')}, {int(float(h.get('runtime_s', '0'))) // 60} min, "
                 f"commit {h.get('commit', '?')}"),
         ("host", f"{h.get('host_os', '?')}, kernel {h.get('host_kernel', '?')}, {h.get('host_cpu', '?')}"),
-        ("emulator", f"{h.get('qemu', '?')}, accel {h.get('accel', '?')} (-cpu max), {h.get('vm_cpus', '?')} vCPUs; one guest at a time"),
+        ("emulator", f"{h.get('qemu', '?')}, accel {h.get('accel', '?')} (-cpu max), {h.get('vm_cpus', '?')} vCPUs; one guest at a time"
+                     + (f"; nice {h['emulator_nice']}" if h.get("emulator_nice") else "")),
         ("host load", f"1-min load average at the start/end of each boot: {h.get('host_load', '?')} (other work on the host "
                       "shares its cores with the emulator)"),
         ("host speed", "the guest's uptime when each boot's first run began (boot and setup; a slower host takes longer): "
                        + (" ".join(f"{k}:{'/'.join(fmt(v) for v in vs)} s" for k, vs in data.first_run_uptimes().items())
                           or "not recorded")),
+        ("guest pace", _pace_row(data)),
         ("time limit", "a run is killed after " + _time_limits(data)),
         ("guest", f"{g0.get('guest_os', '?')}, kernel {g0.get('guest_kernel', '?')}, {h.get('vm_mem_mb', '?')} MB RAM "
                   f"(MemTotal {int(g0.get('guest_memtotal_kib', '0')) // 1024} MiB), zswap {g0.get('guest_zswap', '?')}, "
@@ -428,6 +458,10 @@ def why_section(data, res, rows, rows60, checks, setting="default"):
                     first = first and not k[1]
             hm = tables.get(model.headline(wl).name) if wl != "phased" else None
             k = _reclaim_line(data, hm, swap, wl, setting) if hm is not None and "a" in keys else None
+            if k:
+                out.append(f"  - {k}.")
+            hb = hm or tables.get(model.PHASES[0])
+            k = _pace_line(data, swap, wl, setting, hb.best if hb is not None and model.is_static(hb.best) else None)
             if k:
                 out.append(f"  - {k}.")
             top, p1 = data.daemon_max(swap, setting), tables.get(model.PHASES[0])

@@ -149,3 +149,7 @@ def metric_of(workload, name):
 def headline(workload):
     """The headline metric of a workload (phased: its first phase; its figure is the worse phase)."""
     return METRICS[workload][0]
+
+# A run's guest pace (the sampler's pace_us, its median over the run) this many times its boot's
+# median or more: the host slowed that run (other work on the emulator's cores).
+PACE_SLOW = 1.25

@@ -457,6 +457,62 @@ class FirstReclaim(unittest.TestCase):
                           "so the guest ran slower", md)
 
 
+def add_pace(d, runs, pace):
+    """Time series with pace_us: pace(run) inside the run (t0 to t1), 1 outside it."""
+    os.makedirs(os.path.join(d, "ts"), exist_ok=True)
+    for r in runs:
+        t0, tag = float(r["t0"]), f"{r['swap']}-{r['workload']}-{r['setting']}-{r['rep']}"
+        with open(os.path.join(d, "ts", tag + ".csv"), "w") as f:
+            f.write("t,swappiness,pace_us\n")
+            for i in range(-5, 36):
+                f.write(f"{t0 + i + 0.5:.2f},80,{pace(r) if 0 <= i < 30 else 1}\n")
+
+
+class GuestPace(unittest.TestCase):
+    """Each run's guest pace against its boot's: which runs a busy host slowed."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.d = self.tmp.name
+        synth.generate(self.d, "adaptive", "0")
+        data = load.Data(self.d)
+        # compile-stream on disk: every run at 1000 us but the default's second, at 1500.
+        add_pace(self.d, [r for s in data.settings for r in data.runs_of("disk", "compile-stream", s)],
+                 lambda r: 1500 if (r["setting"], r["rep"]) == ("default", "2") else 1000)
+        self.data = load.Data(self.d)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def test_each_run_against_its_boot(self):
+        self.assertEqual(self.data.pace("disk", "compile-stream", "default"), [("1", 1.0), ("2", 1.5), ("3", 1.0)])
+        self.assertEqual(self.data.pace("disk", "compile-stream", "100"), [("1", 1.0), ("2", 1.0), ("3", 1.0)])
+        self.assertEqual(self.data.pace("zram", "compile-stream", "default"), [])  # no time series
+        self.assertEqual(self.data.slowed_runs(), [("disk", "compile-stream", "default", "2", 1.5)])
+
+    def test_what_ran_and_why(self):
+        md = markdown.what_ran(self.data)
+        self.assertIn("| guest pace | each run's mean of the sampler's pace_us (a fixed loop's CPU time in the guest, "
+                      "which other work on the host's cores stretches) against the median of its boot's runs: 1 run "
+                      "1.25 times slower or more: compile-stream/disk daemon default rep 2 (1.50) |", "\n".join(md))
+        res = compare.compute(self.data)
+        rows, rows60 = targets.rows(res), targets.rows(res, against60=True)
+        for r in rows:
+            if (r["swap"], r["workload"], r["setting"]) == ("disk", "compile-stream", "daemon default"):
+                r.update(ratio=1.1, low=0.95, high=1.3)
+        why_md = "\n".join(markdown.why_section(self.data, res, rows, rows60, {
+            "daemon default": choose.check_targets(rows, rows60, "daemon default")}))
+        self.assertIn("  - the guest's pace in each run (mean pace_us against its boot's median; 1.25 or more: the host "
+                      "slowed it): daemon default 1.00, 1.50, 1.00; static 100 1.00, 1.00, 1.00.", why_md)
+
+    def test_without_pace(self):
+        synth.generate(self.d, "adaptive", "0")
+        for f in os.listdir(os.path.join(self.d, "ts")):
+            os.remove(os.path.join(self.d, "ts", f))
+        self.assertIn("against the median of its boot's runs: not recorded (a sampler before pace_us)",
+                      "\n".join(markdown.what_ran(load.Data(self.d))))
+
+
 class ChangeOfPhase(unittest.TestCase):
     """What the runs above the daemon's top swapped out as phase 2 began, before a controller
     could see a swap-in: the reason RESULTS.md gives for the top."""
