@@ -269,7 +269,7 @@ def _knob_line(data, t, swap, wl, setting, first):
     reach = (", above the daemon's top" if top is not None and best > top else
              ", the daemon's top" if best == top else "")
     if top is not None and best > top and any(v > top for v in values):
-        reach += ", which the knob went beyond"  # the daemon itself: tendency sparing the cache
+        reach += " (the knob went above it: the daemon's tendency policy sparing the cache)"
     return (f"{name}: the knob " + ", ".join(_band_words(b, top, best, topwhy) for b in why.bands(values, top, best))
             + f" of the seconds (median {fmt(statistics.median(values))}; {len(values)} s over {n} runs); the best "
             f"static value for {name if wl == 'phased' else wl} is {best}{reach}", True)

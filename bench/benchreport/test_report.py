@@ -700,8 +700,8 @@ class GoalsInPlainWords(unittest.TestCase):
                       w)
         md = why_markdown(data)
         self.assertIn("  - the run: the knob above 100 32%, at 100 (its top) 68% of the seconds (median 100; 93 s over 3 "
-                      "runs); the best static value for dirtier is 200, above the daemon's top, which the knob went "
-                      "beyond.", md)
+                      "runs); the best static value for dirtier is 200, above the daemon's top (the knob went above it: "
+                      "the daemon's tendency policy sparing the cache).", md)
         words = goals._reason(data, res, "disk", "dirtier", "default", set())
         self.assertEqual(words, ": where 200 is best, the knob was above 100, the top that max = auto allows on disk "
                                 "swap, for 32% of the time and at it for 68%")
