@@ -207,12 +207,9 @@ class Data:
             if r["rc"] == "0" or self.timed_out(r):
                 yield r, f"{wl}-{setting}-{r['rep']}"
 
-    def knob_in_window(self, swap, wl, setting, mark=None):
-        """The values vm.swappiness held in the time series (ts/, one sample a second) while a
-        workload was measured, pooled over the setting's runs that count (exited 0 or killed at
-        the time limit): in the window of the MARK line named mark, or from the run's t0 to t1
-        (runs.csv) without one. The number of runs behind them is the second value."""
-        values, n = [], 0
+    def _window_rows(self, swap, wl, setting, mark=None):
+        """The time-series rows (ts/) of the setting's counted runs inside the window a figure
+        was measured in (knob_in_window), a list per run that has a window and rows."""
         for r, tag in self._series(swap, wl, setting):
             if mark:
                 win = [(a, b) for name, a, b in self.marks(swap, tag) if name == mark]
@@ -220,13 +217,42 @@ class Data:
                 t0, t1 = fnum(r.get("t0")), fnum(r.get("t1"))
                 win = [(t0, t1)] if t0 is not None and t1 is not None else []
             rows = read_csv(self.ts_path(swap, tag))
-            if not win or not rows:
+            if win and rows:
+                yield [row for row in rows
+                       if fnum(row.get("t")) is not None and any(a <= fnum(row["t"]) <= b for a, b in win)]
+
+    def unmapped_cache_below(self, swap, wl, setting, pct, mark=None):
+        """(seconds, of seconds, runs): how many of the time-series samples in the figure's
+        window (knob_in_window) had the page cache that no process maps (Cached + Buffers -
+        Mapped - Shmem, the daemon's own measure) under pct of MemTotal, pooled over the
+        setting's counted runs; (0, 0, 0) without those columns."""
+        below = total = runs = 0
+        cols = ("cached_kb", "buffers_kb", "mapped_kb", "shmem_kb", "memtotal_kb")
+        for rows in self._window_rows(swap, wl, setting, mark):
+            vals = [[fnum(row.get(c)) for c in cols] for row in rows]
+            vals = [v for v in vals if None not in v and v[4] > 0]
+            if not vals:
                 continue
+            runs += 1
+            total += len(vals)
+            below += sum(1 for c, b, m, sh, mt in vals if max(0.0, c + b - m - sh) * 100 < pct * mt)
+        return below, total, runs
+
+    def daemon_policy(self, swap, setting):
+        """The policy a daemon setting ran on a swap mode, as the daemon read its file there
+        (guest-info's config_SETTING); None if not recorded."""
+        m = re.search(r"\bpolicy=(\w+)", self.guest.get(swap, {}).get(f"config_{setting}", ""))
+        return m.group(1) if m else None
+
+    def knob_in_window(self, swap, wl, setting, mark=None):
+        """The values vm.swappiness held in the time series (ts/, one sample a second) while a
+        workload was measured, pooled over the setting's runs that count (exited 0 or killed at
+        the time limit): in the window of the MARK line named mark, or from the run's t0 to t1
+        (runs.csv) without one. The number of runs behind them is the second value."""
+        values, n = [], 0
+        for rows in self._window_rows(swap, wl, setting, mark):
             n += 1
-            for row in rows:
-                t, v = fnum(row.get("t")), fnum(row.get("swappiness"))
-                if t is not None and v is not None and any(a <= t <= b for a, b in win):
-                    values.append(v)
+            values += [v for v in (fnum(row.get("swappiness")) for row in rows) if v is not None]
         return values, n
 
     def phase_start(self, swap, setting, mark="phase2", burst=model.SWAPIN_BURST):

@@ -296,6 +296,25 @@ def _reclaim_line(data, t, swap, wl, setting):
     return out
 
 
+def _spare_line(data, t, swap, wl, setting):
+    """Where the best static value of a figure (table t) is above the daemon's top and the
+    setting runs the tendency policy, which goes above that top only once the unmapped page
+    cache is under model.SPARE_FLOOR_PCT of RAM: how much of the figure's window it was; None
+    otherwise or without the columns."""
+    top = data.daemon_max(swap, setting)
+    if (not model.is_static(t.best) or top is None or int(t.best) <= top
+            or data.daemon_policy(swap, setting) != "tendency"):
+        return None
+    below, total, runs = data.unmapped_cache_below(swap, wl, setting, model.SPARE_FLOOR_PCT,
+                                                   model.MARKS.get(t.metric.name))
+    if not total:
+        return None
+    name = phase_name(t) if wl == "phased" else "the run"
+    return (f"{name}: the tendency policy goes above its top only once the page cache that no process maps is under "
+            f"{model.SPARE_FLOOR_PCT}% of MemTotal (sparing the cache, autoswappiness(8), THE RULES); it was for "
+            f"{below / total:.0%} of the seconds ({below} of {total} s over {runs} runs)")
+
+
 def _noise(r, bound, n, cv=None):
     """The sentence for a missed figure (a targets.csv row) whose interval includes bound; with
     cv, the figure's noise, the smallest ratio that n runs per setting tell from 1 there."""
@@ -456,6 +475,9 @@ def why_section(data, res, rows, rows60, checks, setting="default"):
                 if k:
                     out.append(f"  - {k[0]}.")
                     first = first and not k[1]
+                k = _spare_line(data, tables[m], swap, wl, setting) if m in tables else None
+                if k:
+                    out.append(f"  - {k}.")
             hm = tables.get(model.headline(wl).name) if wl != "phased" else None
             k = _reclaim_line(data, hm, swap, wl, setting) if hm is not None and "a" in keys else None
             if k:

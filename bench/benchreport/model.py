@@ -153,3 +153,8 @@ def headline(workload):
 # A run's guest pace (the sampler's pace_us, its median over the run) this many times its boot's
 # median or more: the host slowed that run (other work on the emulator's cores).
 PACE_SLOW = 1.25
+
+# The tendency policy goes above max = auto's 100 on disk swap (sparing the cache) only while
+# the page cache that no process maps is under this percent of MemTotal: include/policy.h's
+# POLICY_SPARE_FLOOR_PCT (test_report checks that they agree).
+SPARE_FLOOR_PCT = 5

@@ -4,6 +4,7 @@ number formatting, the loading of raw results, why a target is missed and the RE
 the targets."""
 import math
 import os
+import re
 import random
 import tempfile
 import unittest
@@ -508,6 +509,40 @@ class GuestPace(unittest.TestCase):
             os.remove(os.path.join(self.d, "ts", f))
         self.assertIn("against the median of its boot's runs: not recorded (a sampler before pace_us)",
                       "\n".join(markdown.what_ran(load.Data(self.d))))
+
+
+class SparingTheCache(unittest.TestCase):
+    """Where the best static value is above the daemon's top: how much of the time the cache was
+    low enough for the tendency policy to go above it."""
+
+    def test_the_floor_is_the_daemons(self):
+        with open(os.path.join(os.path.dirname(__file__), "..", "..", "include", "policy.h")) as f:
+            m = re.search(r"#define POLICY_SPARE_FLOOR_PCT (\d+)", f.read())
+        self.assertEqual(int(m.group(1)), model.SPARE_FLOOR_PCT)
+
+    def test_the_share_and_the_why_line(self):
+        with tempfile.TemporaryDirectory() as d:
+            synth.generate(d, "adaptive", "0")
+            data = load.Data(d)
+            add_knob(d, data.runs_of("disk", "phased", "default"))  # guest-info: tendency, top 100 on disk
+            for r in data.runs_of("disk", "dirtier", "default"):
+                t0 = float(r["t0"])
+                # Unmapped cache (Cached + Buffers - Mapped - Shmem): 4% of MemTotal in the run's
+                # first 10 s, 24% in the next 10, then 5% exactly, which is not under 5%.
+                with open(os.path.join(d, "ts", f"disk-dirtier-default-{r['rep']}.csv"), "w") as f:
+                    f.write("t,swappiness,cached_kb,buffers_kb,mapped_kb,shmem_kb,memtotal_kb\n" + "".join(
+                        f"{t0 + i + 0.5:.2f},100,{6000 if i < 10 else 26000 if i < 20 else 7000},1000,2000,"
+                        "1000,100000\n" for i in range(-5, 36)))
+            data = load.Data(d)
+            # The samples at t0 + 0.5 .. t0 + 29.5 are the run's: 10 of 30 a run under 5%.
+            self.assertEqual(data.unmapped_cache_below("disk", "dirtier", "default", 5), (30, 90, 3))
+            self.assertEqual(data.unmapped_cache_below("disk", "dirtier", "200", 5), (0, 0, 0))  # no columns
+            self.assertEqual((data.daemon_policy("disk", "default"), data.daemon_policy("zram", "default")),
+                             ("tendency", None))
+            md = why_with_miss(data, "disk", "dirtier", 1.1, 1.07, 1.13)
+            self.assertIn("  - the run: the tendency policy goes above its top only once the page cache that no "
+                          "process maps is under 5% of MemTotal (sparing the cache, autoswappiness(8), THE RULES); it "
+                          "was for 33% of the seconds (30 of 90 s over 3 runs).", md)
 
 
 class ChangeOfPhase(unittest.TestCase):
