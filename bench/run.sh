@@ -39,7 +39,7 @@
 #   BENCH_MEM_MB=256  guest RAM;  BENCH_SWAP_MB=1024 swap disk;  BENCH_ZRAM_MB (= swap disk);
 #   BENCH_CPUS=2
 #   BENCH_NICE=-10  the emulator's nice value: other work on the host takes its cores less (it
-#                   runs slower meanwhile); the sampler's pace_us shows the runs it still slowed
+#                   runs slower meanwhile); the sampler's pace_us shows when the guest was slow
 #   BENCH_DISK_MBPS=50  one throttle (MB/s, read+write) shared by the root, swap and data disks,
 #                       like the single slow disk of a small machine
 #   BENCH_SAMPLE_MS=1000  time-series sampling

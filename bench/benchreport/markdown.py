@@ -46,10 +46,10 @@ def _time_limits(data):
 
 
 def _pace_row(data):
-    """The runs the host slowed (load.Data.slowed_runs), or that none was, or that the time
+    """The runs whose guest was slow (load.Data.slowed_runs), or that none was, or that the time
     series have no pace."""
     head = ("each run's mean of the sampler's pace_us (a fixed loop's CPU time in the guest, which other work on "
-            "the host's cores stretches) against the median of its boot's runs: ")
+            "the host's cores stretches, and so do interrupts in the guest) against the median of its boot's runs: ")
     if not any(data.pace(sw, wl, s) for sw in data.swaps for wl in data.workloads for s in data.settings):
         return head + "not recorded (a sampler before pace_us)"
     slow = data.slowed_runs()
@@ -69,8 +69,8 @@ def _pace_line(data, swap, wl, setting, best):
     def runs(ps):
         return ", ".join(fmt_ratio(p) for _, p in ps) or "not recorded"
 
-    return (f"the guest's pace in each run (mean pace_us against its boot's median; {fmt_ratio(model.PACE_SLOW)} or more: "
-            f"the host slowed it): {model.label(setting)} {runs(mine)}; static {best} {runs(theirs)}")
+    return (f"the guest's pace in each run (mean pace_us against its boot's median; higher is a slower guest): "
+            f"{model.label(setting)} {runs(mine)}; static {best} {runs(theirs)}")
 
 
 def what_ran(data):
@@ -291,8 +291,8 @@ def _reclaim_line(data, t, swap, wl, setting):
            + (f" ({fmt_ratio(sp.after / sp.after_best)})" if sp.after_best > 0 else ""))
     if sp.mostly_before:
         out += (f"; more of the difference came before the first reclaim ({sp.before - sp.before_best:+.1f} s) than "
-                f"after it ({sp.after - sp.after_best:+.1f} s): there the same work took longer, so the guest ran "
-                "slower (the host's other work shares its cores with the emulator), which no setting causes")
+                f"after it ({sp.after - sp.after_best:+.1f} s): there the same work took longer, which no setting "
+                "causes (the guest was slower then: the host's cores and disks are shared with other work)")
     return out
 
 

@@ -151,7 +151,8 @@ def headline(workload):
     return METRICS[workload][0]
 
 # A run's guest pace (the sampler's pace_us, its median over the run) this many times its boot's
-# median or more: the host slowed that run (other work on the emulator's cores).
+# median or more: the guest was slow in that run (other work on the emulator's cores, or
+# interrupts in the guest; with nothing else on the host the runs of one boot spread 0.7-1.4).
 PACE_SLOW = 1.25
 
 # The tendency policy goes above max = auto's 100 on disk swap (sparing the cache) only while

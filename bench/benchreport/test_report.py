@@ -434,7 +434,7 @@ def add_scan(d, runs, first):
 
 class FirstReclaim(unittest.TestCase):
     """A run's time before the kernel's first reclaim, which no value of vm.swappiness changes:
-    where the default's runs were longer there, the guest ran slower, not the setting."""
+    where the default's runs were longer there, the guest was slower, not the setting."""
 
     def test_the_split_of_the_medians(self):
         sp = why.split_at_reclaim([(10, 20), (12, 18), (30, 19)], [(4, 20), (5, 19), (6, 25)])
@@ -464,7 +464,7 @@ class FirstReclaim(unittest.TestCase):
                           "(medians): before it, where no value of vm.swappiness acts yet, 11.5 s against 3.5 s under "
                           "static 100; from it to the end, 18.5 s against 26.5 s (0.70); more of the difference came "
                           "before the first reclaim (+8.0 s) than after it (-8.0 s): there the same work took longer, "
-                          "so the guest ran slower", md)
+                          "which no setting causes", md)
 
 
 def add_pace(d, runs, pace):
@@ -473,7 +473,7 @@ def add_pace(d, runs, pace):
 
 
 class GuestPace(unittest.TestCase):
-    """Each run's guest pace against its boot's: which runs a busy host slowed."""
+    """Each run's guest pace against its boot's: which runs were slow."""
 
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
@@ -497,11 +497,12 @@ class GuestPace(unittest.TestCase):
     def test_what_ran_and_why(self):
         md = markdown.what_ran(self.data)
         self.assertIn("| guest pace | each run's mean of the sampler's pace_us (a fixed loop's CPU time in the guest, "
-                      "which other work on the host's cores stretches) against the median of its boot's runs: 1 run "
+                      "which other work on the host's cores stretches, and so do interrupts in the guest) against the "
+                      "median of its boot's runs: 1 run "
                       "1.25 times slower or more: compile-stream/disk daemon default rep 2 (1.50) |", "\n".join(md))
         why_md = why_with_miss(self.data, "disk", "compile-stream", 1.1, 0.95, 1.3)
-        self.assertIn("  - the guest's pace in each run (mean pace_us against its boot's median; 1.25 or more: the host "
-                      "slowed it): daemon default 1.00, 1.50, 1.00; static 100 1.00, 1.00, 1.00.", why_md)
+        self.assertIn("  - the guest's pace in each run (mean pace_us against its boot's median; higher is a slower "
+                      "guest): daemon default 1.00, 1.50, 1.00; static 100 1.00, 1.00, 1.00.", why_md)
 
     def test_without_pace(self):
         synth.generate(self.d, "adaptive", "0")
