@@ -292,7 +292,7 @@ def _reclaim_line(data, t, swap, wl, setting):
     if sp.mostly_before:
         out += (f"; more of the difference came before the first reclaim ({sp.before - sp.before_best:+.1f} s) than "
                 f"after it ({sp.after - sp.after_best:+.1f} s): there the same work took longer, which no setting "
-                "causes (the guest was slower then: the host's cores and disks are shared with other work)")
+                "causes, since the kernel had not yet reclaimed a page")
     return out
 
 
