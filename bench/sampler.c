@@ -100,8 +100,9 @@ swap_devices(const char *text, long long *ret_devices, long long *ret_zram)
 /*
  * The guest's pace: the CPU time this thread takes for a fixed loop, in microseconds, -1 if the
  * clock fails. The guest's clock follows the host's, so where the host runs other work on the
- * emulator's cores the loop takes more of it; the guest's own load does not count (time other
- * threads run is not this thread's). bench/report.py compares each run's with its boot's.
+ * emulator's cores the loop takes more of it; other guest threads do not count (their time is
+ * not this thread's), interrupts that land in the loop do. bench/report.py compares each run's
+ * with its boot's.
  */
 static long long
 pace_us(void)

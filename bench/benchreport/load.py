@@ -208,8 +208,8 @@ class Data:
                 yield r, f"{wl}-{setting}-{r['rep']}"
 
     def _window_rows(self, swap, wl, setting, mark=None):
-        """The time-series rows (ts/) of the setting's counted runs inside the window a figure
-        was measured in (knob_in_window), a list per run that has a window and rows."""
+        """(run, rows) for each of the setting's counted runs that has a window and a time series:
+        its rows (ts/) inside the window a figure was measured in (knob_in_window)."""
         for r, tag in self._series(swap, wl, setting):
             if mark:
                 win = [(a, b) for name, a, b in self.marks(swap, tag) if name == mark]
@@ -218,8 +218,8 @@ class Data:
                 win = [(t0, t1)] if t0 is not None and t1 is not None else []
             rows = read_csv(self.ts_path(swap, tag))
             if win and rows:
-                yield [row for row in rows
-                       if fnum(row.get("t")) is not None and any(a <= fnum(row["t"]) <= b for a, b in win)]
+                yield r, [row for row in rows
+                          if fnum(row.get("t")) is not None and any(a <= fnum(row["t"]) <= b for a, b in win)]
 
     def unmapped_cache_below(self, swap, wl, setting, pct, mark=None):
         """(seconds, of seconds, runs): how many of the time-series samples in the figure's
@@ -228,7 +228,7 @@ class Data:
         setting's counted runs; (0, 0, 0) without those columns."""
         below = total = runs = 0
         cols = ("cached_kb", "buffers_kb", "mapped_kb", "shmem_kb", "memtotal_kb")
-        for rows in self._window_rows(swap, wl, setting, mark):
+        for _, rows in self._window_rows(swap, wl, setting, mark):
             vals = [[fnum(row.get(c)) for c in cols] for row in rows]
             vals = [v for v in vals if None not in v and v[4] > 0]
             if not vals:
@@ -250,7 +250,7 @@ class Data:
         the time limit): in the window of the MARK line named mark, or from the run's t0 to t1
         (runs.csv) without one. The number of runs behind them is the second value."""
         values, n = [], 0
-        for rows in self._window_rows(swap, wl, setting, mark):
+        for _, rows in self._window_rows(swap, wl, setting, mark):
             n += 1
             values += [v for v in (fnum(row.get("swappiness")) for row in rows) if v is not None]
         return values, n
@@ -316,12 +316,8 @@ class Data:
         if key not in self._pace:
             per = {}
             for s in self.settings:
-                for r, tag in self._series(swap, wl, s):
-                    t0, t1 = fnum(r.get("t0")), fnum(r.get("t1"))
-                    if t0 is None or t1 is None:
-                        continue
-                    rows = [(fnum(x.get("t")), fnum(x.get("pace_us"))) for x in read_csv(self.ts_path(swap, tag))]
-                    vs = [v for t, v in rows if t is not None and v is not None and v > 0 and t0 <= t <= t1]
+                for r, rows in self._window_rows(swap, wl, s):
+                    vs = [v for v in (fnum(x.get("pace_us")) for x in rows) if v is not None and v > 0]
                     if vs:
                         per.setdefault(s, []).append((r["rep"], statistics.mean(vs)))
             every = [m for runs in per.values() for _, m in runs]

@@ -418,8 +418,9 @@ def _floor_line(data, tables, swap):
     n = data.host.get("reps", "?")
     said = []
     for f in phase_floors(data, tables, swap):
+        k = stats.reps_needed(f.cv, f.ratio)
         runs = (f"telling {fmt_ratio(f.ratio)} from 1 at that figure's noise (median CV {fmt_cv(f.cv)}) takes "
-                f"{stats.reps_needed(f.cv, f.ratio)} run{'s' * (stats.reps_needed(f.cv, f.ratio) != 1)} per setting; this run made {n}" if f.ratio < 0.995 else
+                f"{k} run{'s' * (k != 1)} per setting; this run made {n}" if f.ratio < 0.995 else
                 "no number of runs can tell that from 1")
         said.append(f"{phase_name(f.table)} leaves little to beat: static {f.table.best} took {f.work:.2f} s for "
                     f"{f.own:.2f} s of the work's own CPU time (medians), which no setting saves, so no setting can "

@@ -150,7 +150,7 @@ def headline(workload):
     """The headline metric of a workload (phased: its first phase; its figure is the worse phase)."""
     return METRICS[workload][0]
 
-# A run's guest pace (the sampler's pace_us, its median over the run) this many times its boot's
+# A run's guest pace (the sampler's pace_us, its mean over the run) this many times its boot's
 # median or more: the guest was slow in that run (other work on the emulator's cores, or
 # interrupts in the guest; with nothing else on the host the runs of one boot spread 0.7-1.4).
 PACE_SLOW = 1.25

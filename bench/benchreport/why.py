@@ -86,8 +86,8 @@ def split_at_reclaim(mine, best):
     kernel's first reclaim and after it) for a setting and for the best static value, and of
     their sums, the whole runs; mostly_before: the setting's runs took longer before the first
     reclaim, where vm.swappiness does not act yet, and by more than they did after it, so more
-    of the difference comes from the guest's pace than from the setting. Medians, not means: a
-    run the host slowed moves them less (so they need not add up). None without runs of both."""
+    of the difference comes from something no setting causes. Medians, not means: one odd run
+    moves them less (so they need not add up). None without runs of both."""
     if not mine or not best:
         return None
 
