@@ -207,15 +207,34 @@ class Data:
             if r["rc"] == "0" or self.timed_out(r):
                 yield r, f"{wl}-{setting}-{r['rep']}"
 
+    def windows(self, swap, r, tag, mark=None):
+        """([(start, end)], estimated): the window a figure was measured in, in one run: the
+        MARK lines named mark in its log, or, where the log has none and model.MARK_TAIL says
+        how, the run's last seconds as many as its longest figure of those named there (then
+        estimated is True); without a mark, the run from t0 to t1. ([], False) when none
+        applies."""
+        t0, t1 = fnum(r.get("t0")), fnum(r.get("t1"))
+        if not mark:
+            return ([(t0, t1)] if t0 is not None and t1 is not None else []), False
+        win = [(a, b) for name, a, b in self.marks(swap, tag) if name == mark]
+        if win or mark not in model.MARK_TAIL or r["rc"] != "0" or t0 is None or t1 is None:
+            return win, False
+        figures = self.metrics.get(self.key(r), {})
+        spans = [figures[k] for k in model.MARK_TAIL[mark] if figures.get(k) is not None]
+        if not spans:
+            return [], False
+        return [(max(t0, t1 - max(spans)), t1)], True
+
+    def estimated_windows(self, swap, wl, setting, mark):
+        """How many of the setting's counted runs have their figure's window estimated
+        (windows)."""
+        return sum(1 for r, tag in self._series(swap, wl, setting) if self.windows(swap, r, tag, mark)[1])
+
     def _window_rows(self, swap, wl, setting, mark=None):
         """(run, rows) for each of the setting's counted runs that has a window and a time series:
-        its rows (ts/) inside the window a figure was measured in (knob_in_window)."""
+        its rows (ts/) inside the window a figure was measured in (windows)."""
         for r, tag in self._series(swap, wl, setting):
-            if mark:
-                win = [(a, b) for name, a, b in self.marks(swap, tag) if name == mark]
-            else:
-                t0, t1 = fnum(r.get("t0")), fnum(r.get("t1"))
-                win = [(t0, t1)] if t0 is not None and t1 is not None else []
+            win, _ = self.windows(swap, r, tag, mark)
             rows = read_csv(self.ts_path(swap, tag))
             if win and rows:
                 yield r, [row for row in rows
@@ -284,20 +303,22 @@ class Data:
                 out.append((r["rep"], knob, before))
         return out
 
-    def before_reclaim(self, swap, wl, setting):
-        """How each counted run's wall time splits at the kernel's first reclaim, from its time
+    def before_reclaim(self, swap, wl, setting, mark=None):
+        """How each counted run's figure splits at the kernel's first reclaim, from its time
         series (ts/, cumulative pgscan a second apart): [(rep, before, after)], the seconds from
-        t0 to the last sample before the first one with pages scanned, where no value of
-        vm.swappiness acts yet, and the rest of the run to t1. Runs without counters, or that
-        never reclaimed between t0 and t1, are left out."""
+        the start of the figure's window (windows: the MARK line named mark; without a mark the
+        run, t0 to t1) to the last sample before the first one with pages scanned, where no
+        value of vm.swappiness acts yet, and the rest of the window. Runs without a window or
+        counters, or that never reclaimed in the window, are left out."""
         out = []
         for r, tag in self._series(swap, wl, setting):
-            t0, t1 = fnum(r.get("t0")), fnum(r.get("t1"))
+            win, _ = self.windows(swap, r, tag, mark)
+            t0, t1 = win[0] if len(win) == 1 else (None, None)
             rows = [(fnum(x.get("t")), fnum(x.get("pgscan"))) for x in read_csv(self.ts_path(swap, tag))]
             rows = [x for x in rows if None not in x]
             if t0 is None or t1 is None or t1 < t0 or len(rows) < 2:
                 continue
-            # The sample after t1 still counts the run's last second.
+            # The sample after the window's end still counts its last second.
             first = next((a for (a, s0), (b, s1) in zip(rows, rows[1:]) if t0 < b <= t1 + 1 and s1 > s0), None)
             if first is not None:
                 before = min(max(0.0, first - t0), t1 - t0)

@@ -281,11 +281,17 @@ def _reclaim_line(data, t, swap, wl, setting):
     before it, that the setting did not cause it; None without a static best or counters."""
     if not model.is_static(t.best):
         return None
-    sp = why.split_at_reclaim([x[1:] for x in data.before_reclaim(swap, wl, setting)],
-                              [x[1:] for x in data.before_reclaim(swap, wl, t.best)])
+    mark = model.MARKS.get(t.metric.name)
+    sp = why.split_at_reclaim([x[1:] for x in data.before_reclaim(swap, wl, setting, mark)],
+                              [x[1:] for x in data.before_reclaim(swap, wl, t.best, mark)])
     if sp is None:
         return None
-    out = (f"the kernel's first reclaim (the first second with pages scanned, ts/) splits the runs (medians): before "
+    est = data.estimated_windows(swap, wl, setting, mark) + data.estimated_windows(swap, wl, t.best, mark)
+    what = "the runs" if not mark else f"{t.metric.name} (its MARK window)"
+    if est:
+        what = (f"{t.metric.name} (its window taken as each run's last {' or '.join(model.MARK_TAIL[mark])} "
+                "seconds, the longer: these raw results predate its MARK line)")
+    out = (f"the kernel's first reclaim (the first second with pages scanned, ts/) splits {what} (medians): before "
            f"it, where no value of vm.swappiness acts yet, {sp.before:.1f} s against {sp.before_best:.1f} s under "
            f"static {t.best}; from it to the end, {sp.after:.1f} s against {sp.after_best:.1f} s"
            + (f" ({fmt_ratio(sp.after / sp.after_best)})" if sp.after_best > 0 else ""))
@@ -444,7 +450,9 @@ def why_section(data, res, rows, rows60, checks, setting="default"):
     out = ["### Why the default misses\n",
            f"For `{lbl}`, from the raw results: each missed figure and, on phased, the phase that sets it; and where "
            "the daemon held vm.swappiness while the figure was measured (ts/, one sample a second, pooled over the runs; "
-           "phased: each phase's MARK window in logs/, the other workloads: the run, t0 to t1 of runs.csv), against the "
+           "phased: each phase's MARK window in logs/; compile and compile-stream: make's, MARK build, or where the raw "
+           "results predate that line the run's last build_s or stream_s seconds, the longer; the other workloads: the "
+           "run, t0 to t1 of runs.csv), against the "
            "best static value of that figure.\n"]
     for swap in data.swaps:
         cs = [c for c in checks[lbl] if c.swap == swap]

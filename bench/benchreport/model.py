@@ -36,9 +36,16 @@ METRICS = {
     ],
 }
 PHASES = ("phase1_s", "phase2_work_s")
-# The window of each phase's figure: its MARK line in the run's log (bench/wl-phased.sh). The
-# other workloads mark none; their window is the run, t0 to t1 of runs.csv.
-MARKS = {"phase1_s": "phase1", "phase2_work_s": "phase2"}
+# The window a figure was measured in: its MARK line in the run's log (bench/wl-phased.sh: each
+# phase; bench/wl-compile.sh: make's). The other figures' window is the run, t0 to t1 of runs.csv,
+# which holds the workload's setup too.
+MARKS = {"phase1_s": "phase1", "phase2_work_s": "phase2", "build_s": "build"}
+# Raw results from before a workload printed its MARK line: the window is taken as the run's last
+# seconds, as many as the longest of these figures of that run (make and the stream start together,
+# and the run ends once both have, after a cleanup of a second or so, which the window then holds
+# in place of as much of its start). Only for runs that exited 0: a run killed at the time limit
+# did not end with its figures.
+MARK_TAIL = {"build": ("build_s", "stream_s")}
 # A figure that holds a fixed amount of the work's own CPU time, which no vm.swappiness saves:
 # phase 2's fixed work is PHASED_ACTIVE_S seconds of user time (bench/wl-phased.sh), and a setting
 # can only take off what pressure adds on top (the kernel's time, waiting, being blocked).
