@@ -38,8 +38,9 @@
 #                     (about 170 minutes: two sessions with BENCH_RESUME)
 #   BENCH_MEM_MB=256  guest RAM;  BENCH_SWAP_MB=1024 swap disk;  BENCH_ZRAM_MB (= swap disk);
 #   BENCH_CPUS=2
-#   BENCH_NICE=-10  the emulator's nice value: other work on the host takes its cores less (it
-#                   runs slower meanwhile); the sampler's pace_us shows when the guest was slow
+#   BENCH_NICE=-10  the emulator's nice value, and that of the run's session (its autogroup,
+#                   restored at the end): other work on the host takes its cores less (it runs
+#                   slower meanwhile); the sampler's pace_us shows when the guest was slow
 #   BENCH_DISK_MBPS=50  one throttle (MB/s, read+write) shared by the root, swap and data disks,
 #                       like the single slow disk of a small machine
 #   BENCH_SAMPLE_MS=1000  time-series sampling
@@ -159,9 +160,23 @@ echo $$ >"$out/.pid"
 started=$(date -u +%FT%TZ)
 commit=$(git describe --always --dirty 2>/dev/null || echo unknown)
 t_start=$SECONDS
+# With the scheduler's autogroups (CONFIG_SCHED_AUTOGROUP, on in Debian's kernels) the CPU is
+# shared between sessions first, and a process's nice value counts only among the tasks of its
+# own session: one busy loop started from another shell took half of the emulator's cores at
+# nice -10 (its threads' CPU ticks a second on 2 cores: 196 alone, 101 beside the loop). The
+# session's autogroup nice gives the whole run that weight against other sessions (182 beside
+# the loop); it is put back when the run ends, for the shell it may share the session with.
+autogroup_nice=
+if [[ -e /proc/self/autogroup ]]; then
+	read -r _ _ autogroup_nice </proc/self/autogroup || die "cannot read /proc/self/autogroup"
+	[[ $autogroup_nice =~ ^-?[0-9]+$ ]] || die "/proc/self/autogroup: unexpected contents"
+	echo "$bench_nice" >/proc/self/autogroup || die "cannot set the nice value of this session's autogroup (/proc/self/autogroup)"
+fi
 progress=
 merger=
 stop_helpers() {
+	[[ -z $autogroup_nice ]] || echo "$autogroup_nice" >/proc/self/autogroup ||
+		say "warning: cannot put back the nice value $autogroup_nice of this session's autogroup"
 	if [[ -n $merger ]]; then
 		pkill -P "$merger" 2>/dev/null || true
 		kill "$merger" 2>/dev/null || true
@@ -382,6 +397,7 @@ host_info_lines() {
 		echo "qemu=$(qemu-system-x86_64 --version | sed -n 1p)"
 		echo "accel=${VM_ACCEL:-tcg}"
 		echo "emulator_nice=$bench_nice"
+		echo "emulator_autogroup_nice=$([[ -n $autogroup_nice ]] && echo "$bench_nice" || echo none)"
 		echo "gnuplot=$(gnuplot --version)"
 		echo "daemon=$daemon_version"
 		echo "commit=$commit (at the start; the work tree may hold uncommitted changes)"

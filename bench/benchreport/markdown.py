@@ -85,7 +85,11 @@ def what_ran(data):
                 f"commit {h.get('commit', '?')}"),
         ("host", f"{h.get('host_os', '?')}, kernel {h.get('host_kernel', '?')}, {h.get('host_cpu', '?')}"),
         ("emulator", f"{h.get('qemu', '?')}, accel {h.get('accel', '?')} (-cpu max), {h.get('vm_cpus', '?')} vCPUs; one guest at a time"
-                     + (f"; nice {h['emulator_nice']}" if h.get("emulator_nice") else "")),
+                     + (f"; nice {h['emulator_nice']}" if h.get("emulator_nice") else "")
+                     + ("" if not h.get("emulator_nice") else
+                        f" (its session's autogroup too: {h['emulator_autogroup_nice']})" if h.get("emulator_autogroup_nice")
+                        else " (its process only: where the kernel's autogroups are on, as in Debian's kernels, a "
+                             "nice value counts only within its session, and other sessions took an equal share)")),
         ("host load", f"1-min load average at the start/end of each boot: {h.get('host_load', '?')} (other work on the host "
                       "shares its cores with the emulator)"),
         ("host speed", "the guest's uptime when each boot's first run began (boot and setup; a slower host takes longer): "
