@@ -264,7 +264,7 @@ def _knob_line(data, t, swap, wl, setting, first):
     if not model.is_static(t.best):
         return None
     best, top = int(t.best), data.daemon_max(swap, setting)
-    name = phase_name(t) if wl == "phased" else "the run"
+    name = window_name(t, wl)
     values, n = data.knob_in_window(swap, wl, setting, model.MARKS.get(t.metric.name))
     if not values:
         return f"{name}: no time series of the knob", False
@@ -278,6 +278,14 @@ def _knob_line(data, t, swap, wl, setting, first):
             + f" of the seconds (median {fmt(statistics.median(values))}; {len(values)} s over {n} runs); the best "
             f"static value for {name if wl == 'phased' else wl} is {best}{reach}", True)
 
+
+
+def window_name(t, wl):
+    """What the why section calls the window a figure (table t) was measured in: the phase
+    of phased, make for a build's time (MARK build), else the run."""
+    if wl == "phased":
+        return phase_name(t)
+    return "make" if model.MARKS.get(t.metric.name) == "build" else "the run"
 
 def _reclaim_line(data, t, swap, wl, setting):
     """How the setting's runs and those of the best static value of a figure (table t) split at
@@ -319,7 +327,7 @@ def _spare_line(data, t, swap, wl, setting):
                                                    model.MARKS.get(t.metric.name))
     if not total:
         return None
-    name = phase_name(t) if wl == "phased" else "the run"
+    name = window_name(t, wl)
     return (f"{name}: the tendency policy goes above its top only once the page cache that no process maps is under "
             f"{model.SPARE_FLOOR_PCT}% of MemTotal (sparing the cache, autoswappiness(8), THE RULES); it was for "
             f"{below / total:.0%} of the seconds ({below} of {total} s over {runs} runs)")

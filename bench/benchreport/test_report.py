@@ -509,6 +509,8 @@ class FirstReclaim(unittest.TestCase):
                           "predate its MARK line) (medians): before it, where no value of vm.swappiness acts yet, 1.5 s "
                           "against 0.0 s under static 100; from it to the end, 16.5 s against 20.0 s (0.82); more of "
                           "the difference came before the first reclaim (+1.5 s) than after it (-3.5 s)", md)
+            # The knob's seconds are counted in make's window, and named so.
+            self.assertIn("  - make: the knob at or below 100 100% of the seconds (median 80; 54 s over 3 runs)", md)
             # With every window marked, no estimate is named.
             for r in best:
                 with open(os.path.join(d, "logs", f"disk-compile-stream-100-{r['rep']}.log"), "w") as f:
