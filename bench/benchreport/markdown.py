@@ -73,6 +73,20 @@ def _pace_line(data, swap, wl, setting, best):
             f"{model.label(setting)} {runs(mine)}; static {best} {runs(theirs)}")
 
 
+def _nice_words(h):
+    """The emulator's priority from host-info (h): its nice value, and whether the run's session
+    (its autogroup) had it too; "" when not recorded."""
+    nice, group = h.get("emulator_nice"), h.get("emulator_autogroup_nice")
+    if not nice:
+        return ""
+    if group == "none":
+        return f"; nice {nice} (the kernel has no autogroups)"
+    if group:
+        return f"; nice {nice}, its session's autogroup too"
+    return (f"; nice {nice} (its process only: where the kernel's autogroups are on, as in Debian's kernels, a nice "
+            "value counts only within its session, and other sessions took an equal share)")
+
+
 def what_ran(data):
     h, g = data.host, data.guest
     g0 = g.get("disk") or next(iter(g.values()), {})
@@ -85,11 +99,7 @@ def what_ran(data):
                 f"commit {h.get('commit', '?')}"),
         ("host", f"{h.get('host_os', '?')}, kernel {h.get('host_kernel', '?')}, {h.get('host_cpu', '?')}"),
         ("emulator", f"{h.get('qemu', '?')}, accel {h.get('accel', '?')} (-cpu max), {h.get('vm_cpus', '?')} vCPUs; one guest at a time"
-                     + (f"; nice {h['emulator_nice']}" if h.get("emulator_nice") else "")
-                     + ("" if not h.get("emulator_nice") else
-                        f" (its session's autogroup too: {h['emulator_autogroup_nice']})" if h.get("emulator_autogroup_nice")
-                        else " (its process only: where the kernel's autogroups are on, as in Debian's kernels, a "
-                             "nice value counts only within its session, and other sessions took an equal share)")),
+                     + _nice_words(h)),
         ("host load", f"1-min load average at the start/end of each boot: {h.get('host_load', '?')} (other work on the host "
                       "shares its cores with the emulator)"),
         ("host speed", "the guest's uptime when each boot's first run began (boot and setup; a slower host takes longer): "
@@ -279,13 +289,13 @@ def _knob_line(data, t, swap, wl, setting, first):
             f"static value for {name if wl == 'phased' else wl} is {best}{reach}", True)
 
 
-
 def window_name(t, wl):
     """What the why section calls the window a figure (table t) was measured in: the phase
     of phased, make for a build's time (MARK build), else the run."""
     if wl == "phased":
         return phase_name(t)
     return "make" if model.MARKS.get(t.metric.name) == "build" else "the run"
+
 
 def _reclaim_line(data, t, swap, wl, setting):
     """How the setting's runs and those of the best static value of a figure (table t) split at

@@ -565,6 +565,25 @@ class GuestPace(unittest.TestCase):
                       "\n".join(markdown.what_ran(load.Data(self.d))))
 
 
+class EmulatorPriority(unittest.TestCase):
+    """What RESULTS.md's emulator row says of the emulator's priority, from host-info."""
+
+    def row(self, extra):
+        with tempfile.TemporaryDirectory() as d:
+            synth.generate(d, "adaptive", "0")
+            with open(os.path.join(d, "host-info.txt"), "a") as f:
+                f.write(extra)
+            return next(x for x in markdown.what_ran(load.Data(d)) if x.startswith("| emulator"))
+
+    def test_each_case(self):
+        self.assertNotIn("nice", self.row(""))
+        self.assertIn("; nice -10, its session's autogroup too |", self.row("emulator_nice=-10\nemulator_autogroup_nice=-10\n"))
+        self.assertIn("; nice -10 (the kernel has no autogroups) |",
+                      self.row("emulator_nice=-10\nemulator_autogroup_nice=none\n"))
+        # Runs before run.sh set the autogroup's nice: the process's only.
+        self.assertIn("; nice -10 (its process only: where the kernel's autogroups are on", self.row("emulator_nice=-10\n"))
+
+
 class SparingTheCache(unittest.TestCase):
     """Where the best static value is above the daemon's top: how much of the time the cache was
     low enough for the tendency policy to go above it."""
