@@ -12,6 +12,8 @@
 # A numeric setting is a static vm.swappiness; a name is a daemon configuration, started with
 # systemctl from the installed unit with /etc/autoswappiness.conf a verbatim copy of
 # /mnt/share/configs/NAME.conf (setting "default": configs/shipped.conf, the shipped file).
+# A switch setting AtoB (phased only; left out of the other workloads) is static A, and B from
+# phase 2 on, written by wl-phased.sh at the boundary (PHASED_SWITCH_TO).
 #
 # Writes to /mnt/share/out: runs.csv (one row per run: wall time, counter deltas, PSI totals),
 # metrics.csv (the workload's RESULT figures), ts/SWAP-*.csv (the sampler's time series),
@@ -31,6 +33,12 @@ now() { cut -d' ' -f1 /proc/uptime; }
 die() { say "FATAL: $*"; exit 1; }
 
 mkdir -p "$OUT/ts" "$OUT/logs" || die "cannot create $OUT"
+is_static() { [[ $1 =~ ^[0-9]+$ ]]; }
+# A switch: static A, then B from phased's phase 2 on. Sets switch_from and switch_to.
+is_switch() {
+	[[ $1 =~ ^([0-9]+)to([0-9]+)$ ]] || return 1
+	switch_from=${BASH_REMATCH[1]} switch_to=${BASH_REMATCH[2]}
+}
 # The configuration file of a daemon setting: "default" runs the shipped file.
 conf_of() { if [[ $1 == default ]]; then echo shipped; else echo "$1"; fi; }
 # The driver and the sampler must survive the OOM killer; each workload is an ordinary victim.
@@ -108,14 +116,13 @@ export BENCH_TREE_MB BENCH_COLD_MB
 	echo "guest_sizes=DIRTIER_MIB=$DIRTIER_MIB COMPILE_IDLE_MIB=$COMPILE_IDLE_MIB RESP_DIRTIER_MIB=$RESP_DIRTIER_MIB PHASED_IDLE_MIB=$PHASED_IDLE_MIB PHASED_ACTIVE_MIB=$PHASED_ACTIVE_MIB"
 	# What each configuration resolves to on this machine (max = auto depends on the swap).
 	for c in $SETTINGS; do
-		[[ $c =~ ^[0-9]+$ ]] && continue
+		is_static "$c" || is_switch "$c" && continue
 		f=$SHARE/configs/$(conf_of "$c").conf
 		echo "config_$c=$(/usr/local/sbin/autoswappiness --once --dry-run -c "$f" 2>&1 |
 			sed -n 's/^.*\(policy=[^ ]*\).* \(max=[0-9]*\) .*$/\1 \2/p' | head -n 1)"
 	done
 } >"$OUT/guest-info-$MODE-$SWAP${WORKLOAD:+-$WORKLOAD}.txt"
 
-is_static() { [[ $1 =~ ^[0-9]+$ ]]; }
 
 stop_daemon() {
 	if systemctl is-active -q "$UNIT" || systemctl is-failed -q "$UNIT"; then
@@ -182,7 +189,7 @@ zram_watch() {
 seq_no=0
 run_one() { # SETTING REP WARMUP
 	local setting=$1 rep=$2 warm=$3 tag t0 t1 rc c0 c1 note="" sampler pid wd knob_end writes="" conf="" zw=""
-	local zo="" zc="" zm=""
+	local zo="" zc="" zm="" to=""
 	if [[ $warm == 0 && -f $SHARE/skip.txt ]] && grep -qxF "$SWAP,$WORKLOAD,$setting,$rep" "$SHARE/skip.txt"; then
 		say "[$((seq_no + 1))/$total] $WORKLOAD $setting rep $rep: done in an earlier session, skipped"
 		seq_no=$((seq_no + 1))
@@ -204,6 +211,9 @@ run_one() { # SETTING REP WARMUP
 	fi
 	if is_static "$setting"; then
 		echo "$setting" >"$KNOB"
+	elif is_switch "$setting"; then
+		echo "$switch_from" >"$KNOB"
+		to=$switch_to
 	else
 		conf=$(conf_of "$setting")
 		install_conf "$setting"
@@ -212,7 +222,7 @@ run_one() { # SETTING REP WARMUP
 	sleep 1
 	c0=$(counters)
 	t0=$(now)
-	setsid choom -n 0 -- bash "$SHARE/wl/wl-$WORKLOAD.sh" >"$OUT/logs/$tag.log" 2>&1 </dev/null &
+	PHASED_SWITCH_TO=$to setsid choom -n 0 -- bash "$SHARE/wl/wl-$WORKLOAD.sh" >"$OUT/logs/$tag.log" 2>&1 </dev/null &
 	pid=$!
 	# The watchdog (locked in memory: a shell's sleep was swapped out and fired minutes
 	# late) leaves a flag before it kills: once it has sent SIGTERM it is still alive
@@ -229,7 +239,9 @@ run_one() { # SETTING REP WARMUP
 	[[ ! -e /run/bench-timeout ]] || note+=" timeout"
 	kill -KILL -- "-$pid" 2>/dev/null
 	knob_end=$(cat "$KNOB")
-	if ! is_static "$setting"; then
+	if [[ -n $to ]]; then
+		[[ $knob_end == "$to" ]] || note+=" knob-changed"
+	elif ! is_static "$setting"; then
 		systemctl is-active -q "$UNIT" || note+=" daemon-not-active"
 		journalctl -u "$UNIT" --no-pager --since "@$jt" -o cat >"$OUT/logs/$tag.journal" 2>/dev/null
 		writes=$(grep -c 'swappiness [0-9]* -> ' "$OUT/logs/$tag.journal")
@@ -299,6 +311,13 @@ if [[ $MODE == cost ]]; then
 fi
 
 read -r -a settings <<<"$SETTINGS"
+if [[ $WORKLOAD != phased ]]; then
+	# A switch acts at phased's phase boundary; other workloads have none.
+	for i in "${!settings[@]}"; do
+		is_switch "${settings[$i]}" && unset "settings[$i]"
+	done
+	settings=("${settings[@]}")
+fi
 nset=${#settings[@]}
 total=$((WARMUP + REPS * nset))
 say "workload $WORKLOAD, swap $SWAP: settings ${settings[*]}, $REPS repetitions, $WARMUP warm-up; MemTotal $mem_mib MiB"

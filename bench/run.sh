@@ -25,7 +25,9 @@
 #                     /dev/vdb; zram: /dev/zram0 of BENCH_ZRAM_MB, the kernel's compressor)
 #   BENCH_STATICS     static values, default "60 200" (0, 10 and 100 left out: never the best
 #                     in the run of 2026-11-30 but on phase 2, where 0-100 tie, and 100 close
-#                     only where 60 or 200 were too; see RESULTS.md)
+#                     only where 60 or 200 were too; see RESULTS.md); AtoB is a switch, run
+#                     on phased only: static A, and B from phase 2 on, written by the workload
+#                     at the boundary (what a controller that knew the boundary could reach)
 #   BENCH_POLICIES    daemon policies, default "tendency adaptive" (tendency ships, so its row
 #                     is "daemon default"; ck, never the best in the run of 2026-11-30, is
 #                     left out to make room); a policy that `autoswappiness -n` rejects is
@@ -132,6 +134,17 @@ cost_seconds=${COST_SECONDS:-$([[ $quick == 1 ]] && echo 5 || echo 10)}
 cost_interval=${COST_INTERVAL_MS:-100}
 for m in $swap_modes; do
 	[[ $m == disk || $m == zram ]] || die "BENCH_SWAP: '$m' is neither disk nor zram"
+done
+for s in $statics; do
+	if [[ $s =~ ^([0-9]{1,3})to([0-9]{1,3})$ ]]; then
+		((10#${BASH_REMATCH[1]} <= 200 && 10#${BASH_REMATCH[2]} <= 200)) ||
+			die "BENCH_STATICS: '$s': a switch's values are 0..200"
+		[[ " $workloads " == *" phased "* ]] ||
+			die "BENCH_STATICS: '$s' switches at phased's phase boundary, and BENCH_WORKLOADS has no phased"
+	else
+		[[ $s =~ ^[0-9]{1,3}$ ]] && ((10#$s <= 200)) ||
+			die "BENCH_STATICS: '$s' is neither a value 0..200 nor a switch AtoB"
+	fi
 done
 
 report() {
@@ -252,7 +265,14 @@ fi
 daemon_version=$("$staged/destdir/usr/local/sbin/autoswappiness" --version 2>&1 || true)
 settings="$statics $daemon_settings"
 settings=${settings# }
-nset=$(wc -w <<<"$settings")
+# The settings run on workload $1: a switch (AtoB) acts at phased's phase boundary, so runs there only.
+nset_of() {
+	local s n=0
+	for s in $settings; do
+		[[ $1 == phased || ! $s =~ ^[0-9]+to[0-9]+$ ]] && n=$((n + 1))
+	done
+	echo "$n"
+}
 # The policies of the configurations, for the cost test.
 cost_policies=$(for c in $daemon_settings; do
 	f=$staged/configs/$([[ $c == default ]] && echo shipped || echo "$c").conf
@@ -536,9 +556,9 @@ for wl in $workloads; do
 	for swap in $swap_modes; do
 		share=$out/share-$wl-$swap
 		ndone=$(done_keys "$swap" "$wl" | wc -l)
-		todo=$((reps * nset - ndone))
+		todo=$((reps * $(nset_of "$wl") - ndone))
 		if ((todo <= 0)); then
-			say "workload $wl, swap $swap: all $((reps * nset)) runs recorded already"
+			say "workload $wl, swap $swap: all $((reps * $(nset_of "$wl"))) runs recorded already"
 			continue
 		fi
 		stage "$share"
@@ -566,7 +586,7 @@ done
 missing=0
 for wl in $workloads; do
 	for swap in $swap_modes; do
-		missing=$((missing + reps * nset - $(done_keys "$swap" "$wl" | wc -l)))
+		missing=$((missing + reps * $(nset_of "$wl") - $(done_keys "$swap" "$wl" | wc -l)))
 	done
 done
 [[ $missing -gt 0 ]] || complete=yes

@@ -24,6 +24,7 @@
 #   wall time, a lower bound), phase2_stream_s,
 #   phase2_stream_mbps. Times in seconds with microseconds where the source has them.
 # MARK lines give each phase's CLOCK_BOOTTIME window for the time series.
+# PHASED_SWITCH_TO=N (a switch setting of the benchmark): vm.swappiness N from phase 2 on.
 set -euo pipefail
 now() { cut -d' ' -f1 /proc/uptime; }
 # Its own scratch files, in TMPDIR (the guest's /tmp; a test's directory on the host).
@@ -84,6 +85,13 @@ awk -v s="$p1" -v e="$p1e" -v m="$median" -v c="$capped" -v n="$(wc -w <<<"$roun
 	         m == "" ? "" : " phase1_round_median_s=" m, c, n }'
 totals phase1 "$c1" "$c1e"
 
+# A switch setting (bench/guest-bench.sh): the value for phase 2, written at the boundary,
+# after phase 1's idle memory is freed and before phase 2 allocates: what a controller that
+# knew where the boundary is could do at best.
+if [[ -n ${PHASED_SWITCH_TO:-} ]]; then
+	echo "$PHASED_SWITCH_TO" >/proc/sys/vm/swappiness || { echo "cannot write vm.swappiness" >&2; exit 1; }
+	echo "switched vm.swappiness to $PHASED_SWITCH_TO at $(now)"
+fi
 c2=$(counters)
 p2=$(now)
 # The stream starts once the working set is allocated and the anon program starts its work.

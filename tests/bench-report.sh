@@ -9,7 +9,9 @@
 # README headline (rewritten by a real run, left alone by a quick one), a
 # reproducible report; and that the committed run measured the shipped
 # configuration (bench/results/configs/shipped.conf sets what conf/autoswappiness.conf sets); and
-# bench/wl-phased.sh's phase-1 cap, run on the host with 1 MiB sizes.
+# bench/run.sh's check of BENCH_STATICS (values, switches AtoB); bench/wl-phased.sh's
+# phase-1 cap and its switch (PHASED_SWITCH_TO, written to a file bound over the knob in a
+# private mount namespace), run on the host with 1 MiB sizes.
 # Needs python3, gnuplot and a C compiler. Run from anywhere.
 set -euo pipefail
 export LC_ALL=C PYTHONDONTWRITEBYTECODE=1
@@ -71,8 +73,11 @@ check "targets.csv: ck's p99 is twice the best static's, interval 0.98/1.02 .. 1
 check "targets.csv: the same on zram, its own swap mode" grep -qx 'zram,responsiveness,daemon ck,2.0000,1.9216,2.0816' "$T"
 check "targets.csv: the best static value is 1, a throughput counts inverted (phased: the worse phase)" \
 	bash -c "grep -qx 'disk,responsiveness,static 100,1.0000,1.0000,1.0000' '$T' && grep -qx 'disk,phased,static 200,3.0000,2.8824,3.1224' '$T'"
+# The 8 settings that run everywhere, and the switch on phased only (so no geometric mean).
 check "targets.csv: one row per swap mode, workload and setting, plus the geometric means" \
-	test "$(grep -c . "$T")" = $((1 + 2 * (4 + 1) * 8))
+	test "$(grep -c . "$T")" = $((1 + 2 * (4 + 1) * 8 + 2))
+check "targets.csv: the switch's row, phased only" \
+	bash -c "grep -qx 'disk,phased,switch 200 then 60,1.0500,1.0088,1.0929' '$T' && test \$(grep -c 'switch 200 then 60' '$T') = 2"
 check "targets.csv: the shipped default is 'daemon default', with its geometric mean" \
 	grep -q '^zram,geomean,daemon default,1\.12' "$T"
 check "against60.csv: the same header, static 60 is 1" \
@@ -186,6 +191,23 @@ else
 	echo "skip - bench/results holds a run from before configs/ (no daemon_config column): no shipped.conf to compare"
 fi
 
+# --- run.sh's check of BENCH_STATICS, before it does anything ---------------------------------
+statics() { # EXPECTED-MESSAGE BENCH_STATICS BENCH_WORKLOADS: run.sh stops with the message ("": it does not)
+	local err rc=0
+	err=$(BENCH_STATICS=$2 BENCH_WORKLOADS=$3 BENCH_REPORT_ONLY=1 BENCH_RAW="$tmp/no-such-run" \
+		BENCH_REPORT_DIR="$tmp/statics-report" bash "$root/bench/run.sh" 2>&1 >/dev/null) || rc=$?
+	if [[ -n $1 ]]; then
+		((rc == 1)) && grep -qF -- "$1" <<<"$err"
+	else
+		! grep -q BENCH_STATICS <<<"$err"
+	fi
+}
+check "run.sh: BENCH_STATICS=300 is refused" statics "'300' is neither a value 0..200 nor a switch AtoB" 300 phased
+check "run.sh: BENCH_STATICS=x is refused" statics "'x' is neither a value 0..200 nor a switch AtoB" "60 x" phased
+check "run.sh: a switch's values are 0..200" statics "'200to201': a switch's values are 0..200" 200to201 phased
+check "run.sh: a switch needs phased" statics "'200to60' switches at phased's phase boundary" 200to60 "compile dirtier"
+check "run.sh: 60 200to60 0 on phased pass the check" statics "" "60 200to60 0" "compile phased"
+
 # --- wl-phased.sh's phase-1 cap, on the host with 1 MiB sizes (no memory pressure) ----------
 # The hot "file" is a FIFO that nobody writes: the round blocks until the cap ends it, and phase 2
 # must still be measured (issue 12: a phase 1 that sits until the run's time limit took phase 2
@@ -214,6 +236,21 @@ if cc -O2 -o "$w/bin/anon" "$root/bench/anon.c" 2>"$w/cc.err"; then
 	check "phased: rounds that finish are not capped" phased "$w" 20
 	check "  three rounds, their median, capped=0" \
 		grep -qE '^RESULT phase1_s=[0-9.]+ phase1_round_median_s=[0-9.]+ phase1_capped=0 phase1_rounds=3$' "$w/out"
+	check "  and no switch of vm.swappiness without PHASED_SWITCH_TO" bash -c "! grep -q '^switched' '$w/out'"
+	# A switch setting: PHASED_SWITCH_TO written between the phases, to a file bound over the
+	# knob in a private mount namespace (the host's vm.swappiness is never touched).
+	if [[ $EUID -eq 0 ]] && command -v unshare >/dev/null; then
+		echo 60 >"$w/knob"
+		check "phased: PHASED_SWITCH_TO=42 runs" unshare -m bash -c "mount --make-rprivate / && mount --bind '$w/knob' /proc/sys/vm/swappiness && PHASED_SWITCH_TO=42 && export PHASED_SWITCH_TO && root='$root' && $(declare -f phased); phased '$w' 20"
+		check "  it wrote 42 to the knob" grep -qx 42 "$w/knob"
+		check "  between phase 1's end and phase 2's start" awk '
+			$1 == "MARK" && $2 == "phase1" { e1 = $4 } $1 == "MARK" && $2 == "phase2" { s2 = $3 }
+			$1 == "switched" && $3 == "to" && $4 == 42 { t = $6 }
+			END { exit !(e1 != "" && t != "" && s2 != "" && e1 <= t && t <= s2) }' "$w/out"
+	else
+		skipped=$((skipped + 1))
+		echo "skip - phased's switch: needs root and unshare(1) to bind a file over /proc/sys/vm/swappiness"
+	fi
 else
 	failed=$((failed + 1))
 	echo "FAIL - cannot build bench/anon.c: $(head -n 3 "$w/cc.err")"

@@ -75,7 +75,8 @@ class Data:
         self.cost = read_csv(os.path.join(rdir, "cost.csv"))
         self.settings = self.host.get("settings", "").split() or sorted({r["setting"] for r in self.runs})
         self.statics = [s for s in self.settings if model.is_static(s)]
-        self.daemons = [s for s in self.settings if not model.is_static(s)]
+        self.switches = [s for s in self.settings if model.is_switch(s)]
+        self.daemons = [s for s in self.settings if not model.is_static(s) and not model.is_switch(s)]
         present = {(r["swap"], r["workload"]) for r in self.runs}
         order = self.host.get("swap_modes", "disk zram").split()
         self.swaps = [s for s in order if any(p[0] == s for p in present)]
@@ -96,6 +97,10 @@ class Data:
                 if f.endswith(".conf"):
                     with open(os.path.join(cdir, f)) as fh:
                         self.configs[f[:-5]] = fh.read()
+
+    def settings_of(self, wl):
+        """The settings run on workload wl (a switch runs on phased only), in the run's order."""
+        return [s for s in self.settings if model.runs_on(s, wl)]
 
     def key(self, r):
         return (r["swap"], r["workload"], r["setting"], r["rep"])

@@ -115,6 +115,9 @@ def what_ran(data):
         ("data disk", f"tree read recursively {h.get('data_tree_mb', '?')} MB, hot set {h.get('data_hot_mb', '?')} MB, cold file "
                       f"{h.get('data_cold_mb', '?')} MB (ext4, read-only)"),
         ("settings", f"static {' '.join(data.statics)}; daemon {' '.join(data.daemons) or 'none'} (see Configurations)"
+                     + (f"; {', '.join(model.label(s) for s in data.switches)} on phased: static, then the second "
+                        "value written by the workload itself between its phases (what a controller that knew where "
+                        "the boundary is could do)" if data.switches else "")
                      + (f"; left out (rejected by `autoswappiness -n`): {h['policies_skipped']}" if h.get("policies_skipped") else "")),
         ("daemon", f"{h.get('daemon', '?')} via its systemd unit"),
         ("repetitions", f"{h.get('reps', '?')} per setting, interleaved (each repetition starts one setting further along), "
@@ -418,6 +421,34 @@ def _literal_c(data, res, swap, setting, r):
             + "; ".join(said) + f": {verdict}.")
 
 
+def switch_line(data, res, swap, setting):
+    """What each switch setting (static, then another value written by phased itself between
+    its phases: the best a controller that knew the boundary could do) reached on phased against
+    the best static values, phase by phase, and whether that puts target (c) within reach; and
+    the setting's figure against the switch's. None without a switch measured."""
+    tables = {t.metric.name: t for t in res.tables.get((swap, "phased"), [])}
+    reps = data.host.get("reps", "?")
+    said = []
+    for sw in data.switches:
+        h = res.head.get((swap, "phased", sw))
+        if h is None:
+            continue
+        a, b = model.switch_values(sw)
+        v = stats.verdict(h)
+        reach = {"better": "below 1: (c) is within reach of a controller that finds the boundary in time",
+                 "same": f"not told from 1 with these {reps} repetitions",
+                 "worse": "above 1: even a switch at the known boundary did not meet (c) here"}.get(
+                     v, "no interval (too few runs)")
+        phases = "; ".join(f"{phase_name(tables[m])} {fmt_ci(*tables[m].vs_best[sw][:3])} of static {tables[m].best}"
+                           for m in model.PHASES if m in tables and tables[m].vs_best.get(sw))
+        vs = why.versus_statics({setting: res.head.get((swap, "phased", setting)), sw: h}, setting, [sw])
+        said.append(f"A switch at the boundary, static {a} in phase 1 and {b} written by the workload itself before "
+                    f"phase 2 began (`{model.label(sw)}`), came to {fmt_ci(h.ratio, h.low, h.high)} of the best static "
+                    f"values ({phases}), {reach}"
+                    + (f"; `{model.label(setting)}` is at {fmt_ci(*vs[sw][:3])} of it" if vs.get(sw) else ""))
+    return "; ".join(said) + "." if said else None
+
+
 Floor = namedtuple("Floor", "table work own ratio cv")
 
 
@@ -528,6 +559,9 @@ def why_section(data, res, rows, rows60, checks, setting="default"):
                 f = _floor_line(data, tables, swap)
                 if f:
                     out.append("  - " + f[0].upper() + f[1:])
+                f = switch_line(data, res, swap, setting)
+                if f:
+                    out.append("  - " + f)
         if geo:
             above = [w for w in data.workloads if ((get(rows, swap, w) or {}).get("ratio") or 0) > model.TARGET_GEOMEAN_MAX]
             out.append(f"- the geometric mean misses (b) at {geo.detail}; the workloads above "
@@ -553,7 +587,7 @@ def metric_table(data, res, swap, wl, t):
     if sd:
         cols += f" {sd.counter.label} | CV | / best static [95%] |"
     out += [cols, "|" + " --- |" * (cols.count("|") - 1)]
-    for s in data.settings:
+    for s in data.settings_of(wl):
         x = t.stats[s]
         if not x.n:
             out.append(f"| {model.label(s)} | 0 | n/a |" + " |" * (cols.count("|") - 4))
@@ -580,7 +614,7 @@ def counters_table(data, res, swap, wl):
            "minute of the run (issue 13: never oscillate).\n",
            "| setting | " + " | ".join(f"{c.label}" + (" s" if c.unit == "s" else "") for c in cols) + " | writes/min |",
            "| --- |" + " --- |" * (len(cols) + 1)]
-    for s in data.settings:
+    for s in data.settings_of(wl):
         cells = []
         for c in cols:
             st = res.counters.get((swap, wl, s, c.name)) or stats.Stat(data.counter_values(swap, wl, s, c.name))

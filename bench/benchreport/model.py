@@ -1,5 +1,6 @@
 """What the benchmark measures: the workloads and their metrics, the kernel counters, the
 statistics' parameters and the targets. Constants only."""
+import re
 from collections import namedtuple
 
 # name: the key of metrics.csv; lower: lower is better; censored: a run killed at the time
@@ -144,9 +145,29 @@ def is_static(setting):
     return setting.isdigit()
 
 
+def switch_values(setting):
+    """(A, B) of a switch setting AtoB (static A, then B from phased's phase 2 on, written by
+    the workload at the boundary: bench/guest-bench.sh), else None."""
+    m = re.fullmatch(r"(\d+)to(\d+)", setting)
+    return (m.group(1), m.group(2)) if m else None
+
+
+def is_switch(setting):
+    return switch_values(setting) is not None
+
+
 def label(setting):
-    """'static 60' or 'daemon NAME': the names of targets.csv."""
-    return f"static {setting}" if is_static(setting) else f"daemon {setting}"
+    """'static 60', 'switch 200 then 60' or 'daemon NAME': the names of targets.csv."""
+    if is_static(setting):
+        return f"static {setting}"
+    sw = switch_values(setting)
+    return f"switch {sw[0]} then {sw[1]}" if sw else f"daemon {setting}"
+
+
+def runs_on(setting, wl):
+    """Whether the benchmark runs setting on workload wl: a switch acts at phased's phase
+    boundary and runs there only."""
+    return not is_switch(setting) or wl == "phased"
 
 
 def metric_of(workload, name):

@@ -21,15 +21,15 @@ def gnuplot(script):
 
 
 def bar(data, swap, wl, t, pdir, tmp):
-    """Median with min-max whiskers per setting; statics, daemon settings and the shipped
-    default in three colours. Returns the PNG's name."""
+    """Median with min-max whiskers per setting; statics (and switches), daemon settings and
+    the shipped default in three colours. Returns the PNG's name."""
     name = f"bar-{swap}-{wl}-{t.metric.name}.png"
     dat = os.path.join(tmp, name + ".dat")
     with open(dat, "w") as f:
-        for i, s in enumerate(data.settings):
+        for i, s in enumerate(data.settings_of(wl)):
             x = t.stats[s]
             if x.n:
-                colour = 1 if model.is_static(s) else 3 if s == "default" else 2
+                colour = 1 if model.is_static(s) or model.is_switch(s) else 3 if s == "default" else 2
                 f.write(f"{i} \"{model.label(s)}\" {x.med} {x.lo} {x.hi} {colour}\n")
     meds = [t.stats[s].med for s in data.settings if t.stats[s].n and t.stats[s].med > 0]
     log = bool(meds) and max(meds) / min(meds) > 100

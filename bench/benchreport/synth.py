@@ -9,7 +9,7 @@ mean; the shipped default (tendency, "daemon default") stays in between."""
 import os
 import sys
 
-SETTINGS = ["0", "10", "60", "100", "200", "default", "ck", "adaptive"]
+SETTINGS = ["0", "10", "60", "100", "200", "200to60", "default", "ck", "adaptive"]
 SWAPS = ["disk", "zram"]
 FACTORS = ((1, 0.98), (2, 1.0), (3, 1.02))
 SHIPPED = "# shipped\n[policy]\n#name = tendency\n[limits]\n#max = auto\n"
@@ -22,9 +22,10 @@ def base(winner):
     good, bad = (14, 30) if winner == "ck" else (30, 14)
     S = SETTINGS
     return {
-        "phased": {"phase1_s": {"0": 80, "10": 14, "60": 12, "100": 10, "200": 9, "default": 9.8, "ck": 10, "adaptive": 9.5},
-                   "phase2_work_s": {"0": 10.0, "10": 10.1, "60": 10.2, "100": 10.5, "200": 30, "default": 10.4,
-                                     "ck": 10.3, "adaptive": 10.1},
+        "phased": {"phase1_s": {"0": 80, "10": 14, "60": 12, "100": 10, "200": 9, "200to60": 9, "default": 9.8, "ck": 10,
+                              "adaptive": 9.5},
+                   "phase2_work_s": {"0": 10.0, "10": 10.1, "60": 10.2, "100": 10.5, "200": 30, "200to60": 10.5,
+                                     "default": 10.4, "ck": 10.3, "adaptive": 10.1},
                    "phase2_blocked_s": {s: 0.001 if s != "200" else 20 for s in S},
                    "phase2_sys_s": {s: 0.2 if s != "200" else 5 for s in S},
                    "phase2_user_s": {s: 9.8 for s in S},
@@ -49,7 +50,7 @@ def base(winner):
 
 
 def _run_row(swap, wl, s, r, f, seq, build_none):
-    conf = "" if s.isdigit() else ("shipped" if s == "default" else s)
+    conf = "" if not s.isalpha() else ("shipped" if s == "default" else s)
     if build_none:
         # Killed at the time limit: no figure, its wall time is a lower bound. The third one as
         # the guest noted it before it flagged timeouts itself.
@@ -59,7 +60,7 @@ def _run_row(swap, wl, s, r, f, seq, build_none):
     # pswpin is the steadiest counter (CV 0.02), the others noisier (0.1).
     return (f"{swap},{wl},{s},{conf},{r},{seq},0,{seq * 40},{seq * 40 + 30},30,0,{100 * f:.0f},{200 * noisy:.0f},"
             f"{100 * noisy:.0f},{1000 * noisy:.0f},{50 * noisy:.0f},{1000000 * noisy:.0f},{500000 * noisy:.0f},60,"
-            f"{'' if s.isdigit() else r + 2},,,,")
+            f"{'' if not s.isalpha() else r + 2},,,,")
 
 
 def generate(d, winner, quick):
@@ -73,6 +74,8 @@ def generate(d, winner, quick):
             mets.append(f"{swap},{wl},60,w1,1,{next(iter(ms))},99999")
             for r, f in FACTORS:
                 for s in SETTINGS:
+                    if s.endswith("to60") and wl != "phased":
+                        continue  # a switch runs on phased only
                     seq += 1
                     none = ms.get("build_s", {}).get(s, 1) is None
                     runs.append(_run_row(swap, wl, s, r, f, seq, none))

@@ -243,6 +243,21 @@ class Load(unittest.TestCase):
             self.assertEqual(data.values("disk", "responsiveness", "0", "dirtier_written_mib"), [392.0, 400.0])
             self.assertEqual(data.policy_of(), POLICIES)
 
+    def test_a_switch_is_neither_static_nor_daemon_and_runs_on_phased_only(self):
+        self.assertEqual((model.label("200to60"), model.switch_values("200to60")), ("switch 200 then 60", ("200", "60")))
+        self.assertEqual([model.is_switch(s) for s in ("200to60", "200", "default", "to60", "200to")],
+                         [True, False, False, False, False])
+        with tempfile.TemporaryDirectory() as d:
+            synth.generate(d, "adaptive", "0")
+            data = load.Data(d)
+            self.assertEqual((data.switches, data.daemons), (["200to60"], ["default", "ck", "adaptive"]))
+            self.assertNotIn("200to60", data.statics)
+            self.assertIn("200to60", data.settings_of("phased"))
+            self.assertNotIn("200to60", data.settings_of("dirtier"))
+            self.assertEqual(len(data.runs_of("disk", "phased", "200to60")), 3)
+            md = "\n".join(markdown.what_ran(data))
+            self.assertIn("; switch 200 then 60 on phased: static, then the second value written by the workload", md)
+
 
 class Why(unittest.TestCase):
     def test_best_static_value_above_the_top(self):
@@ -395,6 +410,27 @@ class WhyFromRawResults(unittest.TestCase):
         self.assertIn("- **dirtier** misses (d) at 0.86 [0.83-0.90] of static 60, where the best static value is at 0.83 "
                       "of it.\n  - the run: the knob at 100 (its top) 32%, below 100 68% of the seconds", md)
         self.assertIn("- phase 1: no time series of the knob", md)  # zram: none written
+        # The switch: phase 1 9 s as static 200's, phase 2 10.5 s against static 0's 10; the
+        # default's figure 1.09 against its 1.05.
+        self.assertIn("  - A switch at the boundary, static 200 in phase 1 and 60 written by the workload itself before "
+                      "phase 2 began (`switch 200 then 60`), came to 1.05 [1.01-1.09] of the best static values (phase 1 "
+                      "1.00 [0.96-1.04] of static 200; phase 2 1.05 [1.01-1.09] of static 0), above 1: even a switch at "
+                      "the known boundary did not meet (c) here; `daemon default` is at 1.04 [0.98-1.10] of it.", md)
+
+    def test_a_switch_as_good_as_the_best_static_values(self):
+        path = os.path.join(self.d, "metrics.csv")
+        with open(path) as f:
+            lines = f.read().splitlines()
+        with open(path, "w") as f:
+            for ln in lines:
+                p = ln.split(",")
+                if p[2] == "200to60" and p[5] == "phase2_work_s":
+                    ln = ",".join(p[:6] + [str(float(p[6]) / 10.5 * 10)])
+                f.write(ln + "\n")
+        md = why_markdown(load.Data(self.d))
+        self.assertIn("(`switch 200 then 60`), came to 1.00 [0.96-1.04] of the best static values (phase 1 1.00 "
+                      "[0.96-1.04] of static 200; phase 2 1.00 [0.96-1.04] of static 0), not told from 1 with these 3 "
+                      "repetitions;", md)
 
 
 def add_counters(d, runs, knob, out_per_s):
