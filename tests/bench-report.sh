@@ -207,6 +207,7 @@ check "run.sh: BENCH_STATICS=x is refused" statics "'x' is neither a value 0..20
 check "run.sh: a switch's values are 0..200" statics "'200to201': a switch's values are 0..200" 200to201 phased
 check "run.sh: a switch needs phased" statics "'200to60' switches at phased's phase boundary" 200to60 "compile dirtier"
 check "run.sh: 60 200to60 0 on phased pass the check" statics "" "60 200to60 0" "compile phased"
+check "run.sh: the default statics pass it without phased (the switch is left out)" statics "" "" compile
 
 # --- wl-phased.sh's phase-1 cap, on the host with 1 MiB sizes (no memory pressure) ----------
 # The hot "file" is a FIFO that nobody writes: the round blocks until the cap ends it, and phase 2

@@ -445,8 +445,8 @@ def switch_line(data, res, swap, setting):
         said.append(f"A switch at the boundary, static {a} in phase 1 and {b} written by the workload itself before "
                     f"phase 2 began (`{model.label(sw)}`), came to {fmt_ci(h.ratio, h.low, h.high)} of the best static "
                     f"values ({phases}), {reach}"
-                    + (f"; `{model.label(setting)}` is at {fmt_ci(*vs[sw][:3])} of it" if vs.get(sw) else ""))
-    return "; ".join(said) + "." if said else None
+                    + (f"; `{model.label(setting)}` is at {fmt_ci(*vs[sw][:3])} of it" if vs.get(sw) else "") + ".")
+    return " ".join(said) if said else None
 
 
 Floor = namedtuple("Floor", "table work own ratio cv")
