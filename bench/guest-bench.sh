@@ -123,7 +123,6 @@ export BENCH_TREE_MB BENCH_COLD_MB
 	done
 } >"$OUT/guest-info-$MODE-$SWAP${WORKLOAD:+-$WORKLOAD}.txt"
 
-
 stop_daemon() {
 	if systemctl is-active -q "$UNIT" || systemctl is-failed -q "$UNIT"; then
 		systemctl stop "$UNIT" 2>/dev/null
