@@ -5,6 +5,7 @@ import math
 import statistics
 from collections import namedtuple
 
+from . import compare
 from . import load
 from . import model
 from . import stats
@@ -327,6 +328,32 @@ def _reclaim_line(data, t, swap, wl, setting):
     return out
 
 
+def _parts_line(data, res, swap, wl, setting):
+    """Where in a workload of model.PARTS the setting's time went: its first part and the rest
+    (the whole less the first part, run by run), each against the best static value for it,
+    with the interval; None for other workloads or without static values for both."""
+    if wl not in model.PARTS:
+        return None
+    first_m, whole_m, first_name, rest_name = model.PARTS[wl]
+
+    def parts(s):
+        first, whole = data.by_rep(swap, wl, s, first_m), data.by_rep(swap, wl, s, whole_m)
+        return first, {rep: whole[rep] - first[rep] for rep in first if rep in whole}
+
+    said = []
+    for name, k in ((first_name, 0), (rest_name, 1)):
+        mine = parts(setting)[k]
+        refs = {s: parts(s)[k] for s in data.statics}
+        refs = {s: v for s, v in refs.items() if v}
+        if not mine or not refs:
+            return None
+        best = min(refs, key=lambda s: statistics.median(refs[s].values()))
+        r = stats.ratio(mine, refs[best], True, compare.draws(res, swap, wl, setting), compare.draws(res, swap, wl, best))
+        said.append(f"{name} {statistics.median(mine.values()):.1f} s against {statistics.median(refs[best].values()):.1f} s "
+                    f"under static {best}, the best static value there ({fmt_ci(r.ratio, r.low, r.high)})")
+    return "the parts of the run (medians): " + "; ".join(said)
+
+
 def _spare_line(data, t, swap, wl, setting):
     """Where the best static value of a figure (table t) is above the daemon's top and the
     setting runs the tendency policy, which goes above that top only once the unmapped page
@@ -542,6 +569,9 @@ def why_section(data, res, rows, rows60, checks, setting="default"):
                     out.append(f"  - {k}.")
             hm = tables.get(model.headline(wl).name) if wl != "phased" else None
             k = _reclaim_line(data, hm, swap, wl, setting) if hm is not None and "a" in keys else None
+            if k:
+                out.append(f"  - {k}.")
+            k = _parts_line(data, res, swap, wl, setting) if "a" in keys else None
             if k:
                 out.append(f"  - {k}.")
             hb = hm or tables.get(model.PHASES[0])

@@ -51,6 +51,11 @@ MARK_TAIL = {"build": ("build_s", "stream_s")}
 # phase 2's fixed work is PHASED_ACTIVE_S seconds of user time (bench/wl-phased.sh), and a setting
 # can only take off what pressure adds on top (the kernel's time, waiting, being blocked).
 FLOORS = {"phase2_work_s": "phase2_user_s"}
+
+# A workload whose headline is a whole made of a first part and the rest: workload -> (the
+# first part's metric, the whole's, their names). The why section compares each part with the
+# best static value for it, so that a miss is placed where it happens.
+PARTS = {"dirtier": ("dirtier_first_s", "dirtier_total_s", "pass 1", "the passes after it")}
 # Swap-ins in one second of the time series that mark a working set coming back (phased's
 # change of phase: the seconds before the first such one are what a controller that reacts to
 # swap-ins cannot have seen). In the run of 0b9e8f4 (2026-12-02), phase 2 shows

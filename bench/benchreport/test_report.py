@@ -417,6 +417,16 @@ class WhyFromRawResults(unittest.TestCase):
                       "1.00 [0.96-1.04] of static 200; phase 2 1.05 [1.01-1.09] of static 0), above 1: even a switch at "
                       "the known boundary did not meet (c) here; `daemon default` is at 1.04 [0.98-1.10] of it.", md)
 
+    def test_the_parts_of_the_dirtier_each_against_its_own_best_static_value(self):
+        # Pass 1 takes 5 s everywhere (static 0, the first listed, is its best); the rest is
+        # the whole less pass 1: 10.5 s under the default, 10 s under static 200, the best.
+        res = compare.compute(self.data)
+        self.assertEqual(markdown._parts_line(self.data, res, "disk", "dirtier", "default"),
+                         "the parts of the run (medians): pass 1 5.0 s against 5.0 s under static 0, the best static "
+                         "value there (1.00 [0.96-1.04]); the passes after it 10.5 s against 10.0 s under static 200, "
+                         "the best static value there (1.05 [1.01-1.09])")
+        self.assertIsNone(markdown._parts_line(self.data, res, "disk", "phased", "default"))
+
     def test_a_switch_as_good_as_the_best_static_values(self):
         path = os.path.join(self.d, "metrics.csv")
         with open(path) as f:
