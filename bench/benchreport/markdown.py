@@ -448,7 +448,7 @@ def _literal_c(data, res, swap, setting, r):
             + "; ".join(said) + f": {verdict}.")
 
 
-def switch_line(data, res, swap, setting):
+def _switch_line(data, res, swap, setting):
     """What each switch setting (static, then another value written by phased itself between
     its phases: the best a controller that knew the boundary could do) reached on phased against
     the best static values, phase by phase, and whether that puts target (c) within reach; and
@@ -589,7 +589,7 @@ def why_section(data, res, rows, rows60, checks, setting="default"):
                 f = _floor_line(data, tables, swap)
                 if f:
                     out.append("  - " + f[0].upper() + f[1:])
-                f = switch_line(data, res, swap, setting)
+                f = _switch_line(data, res, swap, setting)
                 if f:
                     out.append("  - " + f)
         if geo:
