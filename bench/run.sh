@@ -137,8 +137,10 @@ cost_interval=${COST_INTERVAL_MS:-100}
 for m in $swap_modes; do
 	[[ $m == disk || $m == zram ]] || die "BENCH_SWAP: '$m' is neither disk nor zram"
 done
+# A switch setting AtoB (guest-bench.sh): static A, then B from phased's phase 2 on.
+is_switch() { [[ $1 =~ ^([0-9]{1,3})to([0-9]{1,3})$ ]]; }
 for s in $statics; do
-	if [[ $s =~ ^([0-9]{1,3})to([0-9]{1,3})$ ]]; then
+	if is_switch "$s"; then
 		((10#${BASH_REMATCH[1]} <= 200 && 10#${BASH_REMATCH[2]} <= 200)) ||
 			die "BENCH_STATICS: '$s': a switch's values are 0..200"
 		[[ " $workloads " == *" phased "* ]] ||
@@ -271,7 +273,7 @@ settings=${settings# }
 nset_of() {
 	local s n=0
 	for s in $settings; do
-		[[ $1 == phased || ! $s =~ ^[0-9]+to[0-9]+$ ]] && n=$((n + 1))
+		[[ $1 == phased ]] || ! is_switch "$s" && n=$((n + 1))
 	done
 	echo "$n"
 }

@@ -141,20 +141,19 @@ def _phased(c, data, res, swap, setting, r):
         f"which no setting saves: no setting can be more than {_pct(1 - f.ratio)} faster there."
         for f in phase_floors(data, tables, swap))
     return (out + verdict + f" against the best fixed value of each phase at once ({each}: "
-            f"{_num(r, model.TARGET_PHASED_HIGH_BELOW)})." + floors + _switches(data, res, swap, setting, head))
+            f"{_num(r, model.TARGET_PHASED_HIGH_BELOW)})." + floors + _switches(data, setting, head))
 
 
-def _switches(data, res, swap, setting, head):
+def _switches(data, setting, head):
     """' A switch at the exact boundary, ...': what each switch setting of the run reached
     against the best fixed value of each phase, and the setting against it ('' without one)."""
+    def noise(x):
+        return f", {NOISE}" if stats.verdict(x) == "same" else ""
+
     out = ""
-    for sw in data.switches:
-        h = head.get(sw)
-        vs = why.versus_statics(head, setting, [sw]).get(sw)
-        if h is None or vs is None:
+    for _, a, b, h, vs in why.switches(head, setting, data.switches):
+        if vs is None:
             continue
-        a, b = model.switch_values(sw)
-        noise = lambda x: f", {NOISE}" if stats.verdict(x) == "same" else ""  # noqa: E731
         out += (f" A switch at the exact boundary, {a} in phase 1 and {b} from phase 2 on (written by the workload "
                 f"itself: the most a controller could do), came to {fmt_ratio(h.ratio)} times the best fixed values "
                 f"of the phases{noise(h)}, and the default to {fmt_ratio(vs.ratio)} times the switch's{noise(vs)}.")

@@ -340,11 +340,11 @@ def _parts_line(data, res, swap, wl, setting):
         first, whole = data.by_rep(swap, wl, s, first_m), data.by_rep(swap, wl, s, whole_m)
         return first, {rep: whole[rep] - first[rep] for rep in first if rep in whole}
 
+    of = {s: parts(s) for s in [setting] + data.statics}
     said = []
     for name, k in ((first_name, 0), (rest_name, 1)):
-        mine = parts(setting)[k]
-        refs = {s: parts(s)[k] for s in data.statics}
-        refs = {s: v for s, v in refs.items() if v}
+        mine = of[setting][k]
+        refs = {s: of[s][k] for s in data.statics if of[s][k]}
         if not mine or not refs:
             return None
         best = min(refs, key=lambda s: statistics.median(refs[s].values()))
@@ -454,13 +454,10 @@ def _switch_line(data, res, swap, setting):
     the best static values, phase by phase, and whether that puts target (c) within reach; and
     the setting's figure against the switch's. None without a switch measured."""
     tables = {t.metric.name: t for t in res.tables.get((swap, "phased"), [])}
+    head = {s: res.head.get((swap, "phased", s)) for s in data.settings}
     reps = data.host.get("reps", "?")
     said = []
-    for sw in data.switches:
-        h = res.head.get((swap, "phased", sw))
-        if h is None:
-            continue
-        a, b = model.switch_values(sw)
+    for sw, a, b, h, mine in why.switches(head, setting, data.switches):
         v = stats.verdict(h)
         reach = {"better": "below 1: (c) is within reach of a controller that finds the boundary in time",
                  "same": f"not told from 1 with these {reps} repetitions",
@@ -468,11 +465,10 @@ def _switch_line(data, res, swap, setting):
                      v, "no interval (too few runs)")
         phases = "; ".join(f"{phase_name(tables[m])} {fmt_ci(*tables[m].vs_best[sw][:3])} of static {tables[m].best}"
                            for m in model.PHASES if m in tables and tables[m].vs_best.get(sw))
-        vs = why.versus_statics({setting: res.head.get((swap, "phased", setting)), sw: h}, setting, [sw])
         said.append(f"A switch at the boundary, static {a} in phase 1 and {b} written by the workload itself before "
                     f"phase 2 began (`{model.label(sw)}`), came to {fmt_ci(h.ratio, h.low, h.high)} of the best static "
                     f"values ({phases}), {reach}"
-                    + (f"; `{model.label(setting)}` is at {fmt_ci(*vs[sw][:3])} of it" if vs.get(sw) else "") + ".")
+                    + (f"; `{model.label(setting)}` is at {fmt_ci(*mine[:3])} of it" if mine else "") + ".")
     return " ".join(said) if said else None
 
 

@@ -9,6 +9,8 @@ mean; the shipped default (tendency, "daemon default") stays in between."""
 import os
 import sys
 
+from . import model
+
 SETTINGS = ["0", "10", "60", "100", "200", "200to60", "default", "ck", "adaptive"]
 SWAPS = ["disk", "zram"]
 FACTORS = ((1, 0.98), (2, 1.0), (3, 1.02))
@@ -50,7 +52,8 @@ def base(winner):
 
 
 def _run_row(swap, wl, s, r, f, seq, build_none):
-    conf = "" if not s.isalpha() else ("shipped" if s == "default" else s)
+    daemon = not model.is_static(s) and not model.is_switch(s)
+    conf = "" if not daemon else ("shipped" if s == "default" else s)
     if build_none:
         # Killed at the time limit: no figure, its wall time is a lower bound. The third one as
         # the guest noted it before it flagged timeouts itself.
@@ -60,7 +63,7 @@ def _run_row(swap, wl, s, r, f, seq, build_none):
     # pswpin is the steadiest counter (CV 0.02), the others noisier (0.1).
     return (f"{swap},{wl},{s},{conf},{r},{seq},0,{seq * 40},{seq * 40 + 30},30,0,{100 * f:.0f},{200 * noisy:.0f},"
             f"{100 * noisy:.0f},{1000 * noisy:.0f},{50 * noisy:.0f},{1000000 * noisy:.0f},{500000 * noisy:.0f},60,"
-            f"{'' if not s.isalpha() else r + 2},,,,")
+            f"{r + 2 if daemon else ''},,,,")
 
 
 def generate(d, winner, quick):

@@ -63,6 +63,21 @@ def versus_statics(head, setting, statics):
             for s in statics if head.get(s) is not None}
 
 
+Switch = namedtuple("Switch", "setting first then figure mine")
+
+
+def switches(head, setting, names):
+    """[Switch] of each switch setting in names that has a figure (head as versus_statics'):
+    its two values, its figure against the best static value of each phase, and the setting's
+    figure against the switch's (versus_statics; None without the setting's)."""
+    out = []
+    for sw in names:
+        if head.get(sw) is not None:
+            a, b = model.switch_values(sw)
+            out.append(Switch(sw, a, b, head[sw], versus_statics(head, setting, [sw]).get(sw)))
+    return out
+
+
 def better_than_every(vs):
     """Whether every ratio of versus_statics() has an interval below target (c)'s bound."""
     return bool(vs) and all(r.high is not None and r.high < model.TARGET_PHASED_HIGH_BELOW for r in vs.values())
