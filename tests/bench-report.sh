@@ -7,8 +7,10 @@
 # chooses, which differences are real, a run killed at the time limit counted as a
 # lower bound, the steadiest counter, the configurations kept, the plots, the
 # README headline (rewritten by a real run, left alone by a quick one), a
-# reproducible report; and that the committed run measured the shipped
-# configuration (bench/results/configs/shipped.conf sets what conf/autoswappiness.conf sets); and
+# reproducible report; that every committed report (bench/RESULTS.md and each
+# bench/experiments/NAME/RESULTS.md) is what report.py makes of its results/; that the
+# committed run measured the shipped configuration (bench/results/configs/shipped.conf sets
+# what conf/autoswappiness.conf sets); and
 # bench/run.sh's check of BENCH_STATICS (values, switches AtoB); bench/wl-phased.sh's
 # phase-1 cap and its switch (PHASED_SWITCH_TO, written to a file bound over the knob in a
 # private mount namespace), run on the host with 1 MiB sizes.
@@ -190,6 +192,21 @@ else
 	skipped=$((skipped + 1))
 	echo "skip - bench/results holds a run from before configs/ (no daemon_config column): no shipped.conf to compare"
 fi
+
+# --- every committed report is what report.py makes of its raw results ------------------------
+# RESULTS.md says "do not edit by hand": bench/ and each bench/experiments/NAME/ that holds a
+# RESULTS.md and a results/ regenerate byte for byte (fixed seeds), into a scratch directory.
+regenerates() { # DIR: DIR/RESULTS.md and DIR/results/targets.csv, made again from DIR/results
+	local d=$1 o
+	o=$tmp/regen/$(printf '%s' "$d" | tr / _)
+	mkdir -p "$o" &&
+		python3 "$root/bench/report.py" "$d/results" "$o" >"$o.out" 2>&1 &&
+		cmp "$d/RESULTS.md" "$o/RESULTS.md" && cmp "$d/results/targets.csv" "$o/results/targets.csv"
+}
+for d in "$root/bench" "$root"/bench/experiments/*; do
+	[[ -f $d/RESULTS.md && -f $d/results/runs.csv ]] || continue
+	check "${d#"$root"/}/RESULTS.md is what report.py makes of ${d#"$root"/}/results" regenerates "$d"
+done
 
 # --- run.sh's check of BENCH_STATICS, before it does anything ---------------------------------
 statics() { # EXPECTED-MESSAGE BENCH_STATICS BENCH_WORKLOADS: run.sh stops with the message ("": it does not)

@@ -1,5 +1,6 @@
 """What the benchmark measures: the workloads and their metrics, the kernel counters, the
-statistics' parameters and the targets. Constants only."""
+statistics' parameters and the targets: constants, and the small predicates that read
+them (which settings are statics, switches or daemons)."""
 import re
 from collections import namedtuple
 
