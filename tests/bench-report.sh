@@ -8,7 +8,7 @@
 # lower bound, the steadiest counter, the configurations kept, the plots, the
 # README headline (rewritten by a real run, left alone by a quick one), a
 # reproducible report; that every committed report (bench/RESULTS.md and each
-# bench/experiments/NAME/RESULTS.md) is what report.py makes of its results/; that the
+# RESULTS.md under bench/experiments/) is what report.py makes of its results/; that the
 # committed run measured the shipped configuration (bench/results/configs/shipped.conf sets
 # what conf/autoswappiness.conf sets); and
 # bench/run.sh's check of BENCH_STATICS (values, switches AtoB); bench/wl-phased.sh's
@@ -194,8 +194,9 @@ else
 fi
 
 # --- every committed report is what report.py makes of its raw results ------------------------
-# RESULTS.md says "do not edit by hand": bench/ and each bench/experiments/NAME/ that holds a
-# RESULTS.md and a results/ regenerate byte for byte (fixed seeds), into a scratch directory.
+# RESULTS.md says "do not edit by hand": bench/ and every directory under bench/experiments/
+# that holds a RESULTS.md and a results/ regenerate byte for byte (fixed seeds), into a
+# scratch directory.
 regenerates() { # DIR: DIR/RESULTS.md and DIR/results/targets.csv, made again from DIR/results
 	local d=$1 o
 	o=$tmp/regen/$(printf '%s' "$d" | tr / _)
@@ -203,7 +204,11 @@ regenerates() { # DIR: DIR/RESULTS.md and DIR/results/targets.csv, made again fr
 		python3 "$root/bench/report.py" "$d/results" "$o" >"$o.out" 2>&1 &&
 		cmp "$d/RESULTS.md" "$o/RESULTS.md" && cmp "$d/results/targets.csv" "$o/results/targets.csv"
 }
-for d in "$root/bench" "$root"/bench/experiments/*; do
+reports=("$root/bench")
+while IFS= read -r -d '' f; do
+	reports+=("$(dirname "$f")")
+done < <(find "$root/bench/experiments" -name RESULTS.md -print0 2>/dev/null | sort -z)
+for d in "${reports[@]}"; do
 	[[ -f $d/RESULTS.md && -f $d/results/runs.csv ]] || continue
 	check "${d#"$root"/}/RESULTS.md is what report.py makes of ${d#"$root"/}/results" regenerates "$d"
 done
