@@ -46,6 +46,11 @@
 #                   slower meanwhile); the sampler's pace_us shows when the guest was slow
 #   BENCH_DISK_MBPS=50  one throttle (MB/s, read+write) shared by the root, swap and data disks,
 #                       like the single slow disk of a small machine
+#   BENCH_DISKS=host  where the guest's disk images live: host (the root image in BUILD_DIR/vm,
+#                     the data disk in BENCH_OUT, the swap disk and the root disk's overlay in
+#                     /tmp) or ram (copies of all of them in a directory of /dev/shm, about
+#                     1.5 GB plus the swap disk, removed at the end): the throttle is then the
+#                     whole of the disk's speed, whatever the host's page cache holds
 #   BENCH_SAMPLE_MS=1000  time-series sampling
 #   workload sizes (percent of the guest's MemTotal, or absolute):
 #     DIRTIER_PCT=130 DIRTIER_PASSES=2
@@ -124,6 +129,8 @@ bench_nice=${BENCH_NICE:--10}
 [[ $bench_nice =~ ^-?[0-9]+$ ]] && ((bench_nice >= -20 && bench_nice <= 19)) ||
 	die "BENCH_NICE must be a nice value, -20..19, not '$bench_nice'"
 disk_mbps=${BENCH_DISK_MBPS:-50}
+disks=${BENCH_DISKS:-host}
+[[ $disks == host || $disks == ram ]] || die "BENCH_DISKS must be host or ram, not '$disks'"
 sample_ms=${BENCH_SAMPLE_MS:-1000}
 run_timeout=${BENCH_RUN_TIMEOUT:-90}
 run_timeout0=$run_timeout # the limit the run started with (a resumed run: its first session's)
@@ -191,7 +198,9 @@ if [[ -e /proc/self/autogroup ]]; then
 fi
 progress=
 merger=
+ramdir=
 stop_helpers() {
+	[[ -z $ramdir ]] || rm -rf -- "$ramdir" || say "warning: cannot remove $ramdir"
 	[[ -z $autogroup_nice ]] || echo "$autogroup_nice" >/proc/self/autogroup ||
 		say "warning: cannot put back the nice value $autogroup_nice of this session's autogroup"
 	if [[ -n $merger ]]; then
@@ -201,6 +210,11 @@ stop_helpers() {
 	[[ -z $progress ]] || kill "$progress" 2>/dev/null || true
 }
 trap stop_helpers EXIT
+# A fatal signal skips the EXIT trap unless it has a trap of its own: with BENCH_DISKS=ram that
+# would leave gigabytes of images in /dev/shm.
+trap 'exit 143' TERM
+trap 'exit 130' INT
+trap 'exit 129' HUP
 
 # --- the daemon's configurations -------------------------------------------------------------
 # Everything the guests get is staged once, here, so that the whole run uses one daemon
@@ -287,6 +301,31 @@ say "settings: $settings; swap: $swap_modes; repetitions $reps, warm-up $warmup;
 # --- image, data disk ------------------------------------------------------------------------
 tests/vm/recipe.sh "$BUILD_DIR/vm"
 bench/mkdata.sh "$out/data.img" "$tree_mb" "$hot_mb" "$cold_mb"
+imagedir=$BUILD_DIR/vm
+data_img=$out/data.img
+boot_tmp=${TMPDIR:-/tmp}
+if [[ $disks == ram ]]; then
+	# Under the host's reclaim (on these machines something evicts page cache even with memory
+	# free) a guest's reads of its root disk came from the host's page cache in one run and from
+	# the host's own disk in the next. In a tmpfs the images stay in RAM: the host has no swap
+	# to put them in, and the throttle alone sets the disks' speed.
+	# What the copies take (root.img is sparse), the swap disk if the guest fills it, and the
+	# root disk's overlay.
+	need_mb=$((($(du -k -- "$imagedir/root.img" | cut -f1) + $(du -k -- "$data_img" | cut -f1)) / 1024 + swap_mb + 512))
+	[[ $(findmnt -n -o FSTYPE --target /dev/shm 2>/dev/null) == tmpfs ]] ||
+		die "BENCH_DISKS=ram: /dev/shm is not a tmpfs"
+	avail_mb=$(($(df -k --output=avail /dev/shm | tail -n 1) / 1024))
+	((avail_mb >= need_mb)) ||
+		die "BENCH_DISKS=ram: /dev/shm has $avail_mb MB free, the images need about $need_mb MB"
+	ramdir=$(mktemp -d /dev/shm/autoswappiness-bench.XXXXXX) || die "cannot create a directory in /dev/shm"
+	mkdir "$ramdir/vm" "$ramdir/tmp" || die "cannot create directories in $ramdir"
+	for f in root.img vmlinuz initrd.img stamp; do
+		cp --sparse=always -- "$imagedir/$f" "$ramdir/vm/$f" || die "cannot copy $imagedir/$f to $ramdir/vm"
+	done
+	cp --sparse=always -- "$data_img" "$ramdir/data.img" || die "cannot copy $data_img to $ramdir"
+	imagedir=$ramdir/vm data_img=$ramdir/data.img boot_tmp=$ramdir/tmp
+	say "disks in RAM: $ramdir ($(du -sm -- "$ramdir" | cut -f1) MB, the swap disk to come)"
+fi
 
 stage() { # SHAREDIR: everything the guest needs but bench.env
 	rm -rf -- "$1"
@@ -326,10 +365,10 @@ boot() { # SHAREDIR MEM_MB TIMEOUT
 	# minute of runs, if $raw is committed.
 	(while sleep 60; do merge_out "$1"; done) &
 	merger=$!
-	VM_MEM_MB=$2 VM_CPUS=$cpus VM_SWAP_MB=$swap_mb VM_TIMEOUT=$3 \
+	TMPDIR=$boot_tmp VM_MEM_MB=$2 VM_CPUS=$cpus VM_SWAP_MB=$swap_mb VM_TIMEOUT=$3 \
 		VM_SWAP_DRIVE_OPTS="cache=none,aio=threads,$throttle" VM_ROOT_DRIVE_OPTS="$throttle" \
-		nice -n "$bench_nice" tests/vm/boot.sh "$BUILD_DIR/vm" "$1" \
-		-drive "file=$out/data.img,format=raw,if=virtio,readonly=on,cache=none,aio=threads,$throttle" || rc=$?
+		nice -n "$bench_nice" tests/vm/boot.sh "$imagedir" "$1" \
+		-drive "file=$data_img,format=raw,if=virtio,readonly=on,cache=none,aio=threads,$throttle" || rc=$?
 	pkill -P "$merger" 2>/dev/null || true
 	kill "$merger" 2>/dev/null || true
 	wait "$merger" 2>/dev/null || true
@@ -380,7 +419,8 @@ env_common() {
 # run must have the same, but for the limit per run: the one the run started with counts.
 measure_fingerprint() {
 	{ env_common | grep -v '^COST_' | sed "s/^RUN_TIMEOUT=.*/RUN_TIMEOUT=$run_timeout0/"
-	  echo "$mem_mb $swap_mb $zram_mb $cpus $disk_mbps $sample_ms $run_timeout0 $tree_mb $hot_mb $cold_mb"; } |
+	  echo "$mem_mb $swap_mb $zram_mb $cpus $disk_mbps $sample_ms $run_timeout0 $tree_mb $hot_mb $cold_mb"
+	  [[ $disks == host ]] || echo "disks=$disks"; } |
 		sha256sum | cut -c1-16
 }
 
@@ -405,6 +445,7 @@ host_info_lines() {
 		echo "zram_mb=$zram_mb"
 		echo "vm_cpus=$cpus"
 		echo "disk_mbps=$disk_mbps"
+		echo "disks=$disks"
 		echo "sample_ms=$sample_ms"
 		echo "run_timeout_s=$run_timeout0"
 		read -ra boots_limits <<<"$run_timeouts" # one space between boots, none around

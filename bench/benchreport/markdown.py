@@ -112,7 +112,9 @@ def what_ran(data):
                   f"(MemTotal {int(g0.get('guest_memtotal_kib', '0')) // 1024} MiB), zswap {g0.get('guest_zswap', '?')}, "
                   f"THP {g0.get('guest_thp', '?')}"),
         ("swap", swap_desc),
-        ("disks", f"root, swap and data disk share one qemu throttle group of {h.get('disk_mbps', '?')} MB/s (read+write): one slow disk"),
+        ("disks", f"root, swap and data disk share one qemu throttle group of {h.get('disk_mbps', '?')} MB/s (read+write): one slow disk"
+         + ("; their images in the host's RAM (a tmpfs, BENCH_DISKS=ram), so the throttle alone sets their speed"
+            if h.get('disks') == 'ram' else "")),
         ("data disk", f"tree read recursively {h.get('data_tree_mb', '?')} MB, hot set {h.get('data_hot_mb', '?')} MB, cold file "
                       f"{h.get('data_cold_mb', '?')} MB (ext4, read-only)"),
         ("settings", f"static {' '.join(data.statics)}; daemon {' '.join(data.daemons) or 'none'} (see Configurations)"
