@@ -312,7 +312,7 @@ if [[ $disks == ram ]]; then
 	# What the copies take (root.img is sparse), the swap disk if the guest fills it, and the
 	# root disk's overlay.
 	need_mb=$((($(du -k -- "$imagedir/root.img" | cut -f1) + $(du -k -- "$data_img" | cut -f1)) / 1024 + swap_mb + 512))
-	[[ $(findmnt -n -o FSTYPE --target /dev/shm 2>/dev/null) == tmpfs ]] ||
+	[[ $(stat -f -c %T /dev/shm 2>/dev/null) == tmpfs ]] ||
 		die "BENCH_DISKS=ram: /dev/shm is not a tmpfs"
 	avail_mb=$(($(df -k --output=avail /dev/shm | tail -n 1) / 1024))
 	((avail_mb >= need_mb)) ||
