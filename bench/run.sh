@@ -51,6 +51,10 @@
 #                     /tmp) or ram (copies of all of them in a directory of /dev/shm, about
 #                     1.5 GB plus the swap disk, removed at the end): the throttle is then the
 #                     whole of the disk's speed, whatever the host's page cache holds
+#   BENCH_MEM_PREALLOC=0  1: qemu -mem-prealloc, the guest's RAM touched on the host before the
+#                     guest boots (where the host's own memory is slow to touch the first time,
+#                     as under a hypervisor that takes back free pages, the guest's first use of
+#                     its RAM is otherwise slow in one run and not in the next)
 #   BENCH_SAMPLE_MS=1000  time-series sampling
 #   workload sizes (percent of the guest's MemTotal, or absolute):
 #     DIRTIER_PCT=130 DIRTIER_PASSES=2
@@ -131,6 +135,8 @@ bench_nice=${BENCH_NICE:--10}
 disk_mbps=${BENCH_DISK_MBPS:-50}
 disks=${BENCH_DISKS:-host}
 [[ $disks == host || $disks == ram ]] || die "BENCH_DISKS must be host or ram, not '$disks'"
+mem_prealloc=${BENCH_MEM_PREALLOC:-0}
+[[ $mem_prealloc == 0 || $mem_prealloc == 1 ]] || die "BENCH_MEM_PREALLOC must be 0 or 1, not '$mem_prealloc'"
 sample_ms=${BENCH_SAMPLE_MS:-1000}
 run_timeout=${BENCH_RUN_TIMEOUT:-90}
 run_timeout0=$run_timeout # the limit the run started with (a resumed run: its first session's)
@@ -355,6 +361,8 @@ merge_out() { # SHAREDIR
 }
 
 bps=$((disk_mbps * 1000 * 1000))
+prealloc_args=()
+[[ $mem_prealloc == 0 ]] || prealloc_args=(-mem-prealloc)
 throttle="throttling.bps-total=$bps,throttling.group=benchdisk"
 boot() { # SHAREDIR MEM_MB TIMEOUT
 	local rc=0
@@ -368,7 +376,8 @@ boot() { # SHAREDIR MEM_MB TIMEOUT
 	TMPDIR=$boot_tmp VM_MEM_MB=$2 VM_CPUS=$cpus VM_SWAP_MB=$swap_mb VM_TIMEOUT=$3 \
 		VM_SWAP_DRIVE_OPTS="cache=none,aio=threads,$throttle" VM_ROOT_DRIVE_OPTS="$throttle" \
 		nice -n "$bench_nice" tests/vm/boot.sh "$imagedir" "$1" \
-		-drive "file=$data_img,format=raw,if=virtio,readonly=on,cache=none,aio=threads,$throttle" || rc=$?
+		-drive "file=$data_img,format=raw,if=virtio,readonly=on,cache=none,aio=threads,$throttle" \
+		${prealloc_args[@]+"${prealloc_args[@]}"} || rc=$?
 	pkill -P "$merger" 2>/dev/null || true
 	kill "$merger" 2>/dev/null || true
 	wait "$merger" 2>/dev/null || true
@@ -420,7 +429,8 @@ env_common() {
 measure_fingerprint() {
 	{ env_common | grep -v '^COST_' | sed "s/^RUN_TIMEOUT=.*/RUN_TIMEOUT=$run_timeout0/"
 	  echo "$mem_mb $swap_mb $zram_mb $cpus $disk_mbps $sample_ms $run_timeout0 $tree_mb $hot_mb $cold_mb"
-	  [[ $disks == host ]] || echo "disks=$disks"; } |
+	  [[ $disks == host ]] || echo "disks=$disks"
+	  [[ $mem_prealloc == 0 ]] || echo "mem_prealloc=$mem_prealloc"; } |
 		sha256sum | cut -c1-16
 }
 
@@ -446,6 +456,7 @@ host_info_lines() {
 		echo "vm_cpus=$cpus"
 		echo "disk_mbps=$disk_mbps"
 		echo "disks=$disks"
+		echo "mem_prealloc=$mem_prealloc"
 		echo "sample_ms=$sample_ms"
 		echo "run_timeout_s=$run_timeout0"
 		read -ra boots_limits <<<"$run_timeouts" # one space between boots, none around

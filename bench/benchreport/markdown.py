@@ -110,7 +110,9 @@ def what_ran(data):
         ("time limit", "a run is killed after " + _time_limits(data)),
         ("guest", f"{g0.get('guest_os', '?')}, kernel {g0.get('guest_kernel', '?')}, {h.get('vm_mem_mb', '?')} MB RAM "
                   f"(MemTotal {int(g0.get('guest_memtotal_kib', '0')) // 1024} MiB), zswap {g0.get('guest_zswap', '?')}, "
-                  f"THP {g0.get('guest_thp', '?')}"),
+                  f"THP {g0.get('guest_thp', '?')}"
+                  + ("; its RAM touched on the host before it booted (qemu -mem-prealloc, BENCH_MEM_PREALLOC=1)"
+                     if h.get('mem_prealloc') == '1' else "")),
         ("swap", swap_desc),
         ("disks", f"root, swap and data disk share one qemu throttle group of {h.get('disk_mbps', '?')} MB/s (read+write): one slow disk"
          + ("; their images in the host's RAM (a tmpfs, BENCH_DISKS=ram), so the throttle alone sets their speed"
