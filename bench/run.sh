@@ -51,6 +51,11 @@
 #                     /tmp) or ram (copies of all of them in a directory of /dev/shm, about
 #                     1.5 GB plus the swap disk, removed at the end): the throttle is then the
 #                     whole of the disk's speed, whatever the host's page cache holds
+#   BENCH_KEEP_HOT=0  1: bench/keephot beside each guest reads every resident page of qemu's memory
+#                     (the guest's RAM, its translated code) and of the disk images' cached
+#                     pages every 30 s: the hypervisor under these hosts takes back memory left
+#                     untouched for a minute or two, and a run that needs such a page waits
+#                     for it (bench/keephot.c says how much)
 #   BENCH_MEM_PREALLOC=0  1: qemu -mem-prealloc, the guest's RAM touched on the host before the
 #                     guest boots (where the host's own memory is slow to touch the first time,
 #                     as under a hypervisor that takes back free pages, the guest's first use of
@@ -136,6 +141,8 @@ disk_mbps=${BENCH_DISK_MBPS:-50}
 disks=${BENCH_DISKS:-host}
 [[ $disks == host || $disks == ram ]] || die "BENCH_DISKS must be host or ram, not '$disks'"
 mem_prealloc=${BENCH_MEM_PREALLOC:-0}
+keep_hot=${BENCH_KEEP_HOT:-0}
+[[ $keep_hot == 0 || $keep_hot == 1 ]] || die "BENCH_KEEP_HOT must be 0 or 1, not '$keep_hot'"
 [[ $mem_prealloc == 0 || $mem_prealloc == 1 ]] || die "BENCH_MEM_PREALLOC must be 0 or 1, not '$mem_prealloc'"
 sample_ms=${BENCH_SAMPLE_MS:-1000}
 run_timeout=${BENCH_RUN_TIMEOUT:-90}
@@ -360,10 +367,32 @@ merge_out() { # SHAREDIR
 	cp "$o"/guest-info-*.txt "$o"/cost.csv "$raw/" 2>/dev/null || true
 }
 
+keephot=$out/keephot
+keeperpid=
+if [[ $keep_hot == 1 ]]; then
+	cc -O2 -Wall -Wextra -o "$keephot" bench/keephot.c || die "cannot build bench/keephot.c"
+fi
 bps=$((disk_mbps * 1000 * 1000))
 prealloc_args=()
 [[ $mem_prealloc == 0 ]] || prealloc_args=(-mem-prealloc)
 throttle="throttling.bps-total=$bps,throttling.group=benchdisk"
+# Beside boot.sh: once its qemu runs, bench/keephot on it and on the images' files, until
+# qemu exits. Its summary goes to SHAREDIR/keephot.log.
+keeper() { # BOOTPID SHAREDIR
+	local q="" i
+	for ((i = 0; i < 120; i++)); do
+		kill -0 "$1" 2>/dev/null || return 0
+		q=$(pgrep -P "$1" -x qemu-system-x86 || true)
+		[[ -z $q ]] || break
+		sleep 0.5
+	done
+	[[ -n $q ]] || { say "warning: keephot: no qemu under boot.sh (pid $1)"; return 1; }
+	# The images: the root disk's (its pages in the host's cache; all of it in a RAM disk), and
+	# with BENCH_DISKS=ram the data disk and what boot.sh made in its temporary directory.
+	local files=("$imagedir/root.img")
+	[[ $disks == host ]] || files+=("$data_img" "$boot_tmp"/autoswappiness-vm.*/*)
+	"$keephot" 30 "$q" "${files[@]}" >"$2/keephot.log" 2>&1
+}
 boot() { # SHAREDIR MEM_MB TIMEOUT
 	local rc=0
 	: >"$1/guest.log"
@@ -377,7 +406,13 @@ boot() { # SHAREDIR MEM_MB TIMEOUT
 		VM_SWAP_DRIVE_OPTS="cache=none,aio=threads,$throttle" VM_ROOT_DRIVE_OPTS="$throttle" \
 		nice -n "$bench_nice" tests/vm/boot.sh "$imagedir" "$1" \
 		-drive "file=$data_img,format=raw,if=virtio,readonly=on,cache=none,aio=threads,$throttle" \
-		${prealloc_args[@]+"${prealloc_args[@]}"} || rc=$?
+		${prealloc_args[@]+"${prealloc_args[@]}"} &
+	local bootpid=$!
+	[[ $keep_hot == 0 ]] || keeper "$bootpid" "$1" &
+	keeperpid=$!
+	wait "$bootpid" || rc=$?
+	[[ $keep_hot == 0 ]] || wait "$keeperpid" || say "warning: keephot failed (see $1/keephot.log)"
+	keeperpid=
 	pkill -P "$merger" 2>/dev/null || true
 	kill "$merger" 2>/dev/null || true
 	wait "$merger" 2>/dev/null || true
@@ -430,7 +465,8 @@ measure_fingerprint() {
 	{ env_common | grep -v '^COST_' | sed "s/^RUN_TIMEOUT=.*/RUN_TIMEOUT=$run_timeout0/"
 	  echo "$mem_mb $swap_mb $zram_mb $cpus $disk_mbps $sample_ms $run_timeout0 $tree_mb $hot_mb $cold_mb"
 	  [[ $disks == host ]] || echo "disks=$disks"
-	  [[ $mem_prealloc == 0 ]] || echo "mem_prealloc=$mem_prealloc"; } |
+	  [[ $mem_prealloc == 0 ]] || echo "mem_prealloc=$mem_prealloc"
+	  [[ $keep_hot == 0 ]] || echo "keep_hot=$keep_hot"; } |
 		sha256sum | cut -c1-16
 }
 
@@ -457,6 +493,7 @@ host_info_lines() {
 		echo "disk_mbps=$disk_mbps"
 		echo "disks=$disks"
 		echo "mem_prealloc=$mem_prealloc"
+		echo "keep_hot=$keep_hot"
 		echo "sample_ms=$sample_ms"
 		echo "run_timeout_s=$run_timeout0"
 		read -ra boots_limits <<<"$run_timeouts" # one space between boots, none around

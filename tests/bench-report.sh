@@ -231,6 +231,41 @@ check "run.sh: a switch needs phased" statics "'200to60' switches at phased's ph
 check "run.sh: 60 200to60 0 on phased pass the check" statics "" "60 200to60 0" "compile phased"
 check "run.sh: the default statics pass it without phased (the switch is left out)" statics "" "" compile
 
+# --- run.sh's checks of the host-side knobs ---------------------------------------------------
+knob() { # VAR VALUE EXPECTED-MESSAGE ("": run.sh takes the value)
+	local err rc=0
+	err=$(env "$1=$2" BENCH_REPORT_ONLY=1 BENCH_RAW="$tmp/no-such-run" BENCH_REPORT_DIR="$tmp/knob-report" \
+		bash "$root/bench/run.sh" 2>&1 >/dev/null) || rc=$?
+	if [[ -n $3 ]]; then
+		((rc == 1)) && grep -qF -- "$3" <<<"$err"
+	else
+		! grep -q "$1" <<<"$err"
+	fi
+}
+check "run.sh: BENCH_DISKS=tmp is refused" knob BENCH_DISKS tmp "BENCH_DISKS must be host or ram, not 'tmp'"
+check "run.sh: BENCH_DISKS=ram passes the check" knob BENCH_DISKS ram ""
+check "run.sh: BENCH_KEEP_HOT=yes is refused" knob BENCH_KEEP_HOT yes "BENCH_KEEP_HOT must be 0 or 1, not 'yes'"
+check "run.sh: BENCH_MEM_PREALLOC=2 is refused" knob BENCH_MEM_PREALLOC 2 "BENCH_MEM_PREALLOC must be 0 or 1, not '2'"
+
+# --- keephot: reads a process's resident pages and a file's cached ones, ends with the process --
+keephot() {
+	local d=$tmp/keephot pid out
+	mkdir -p "$d"
+	cc -O2 -Wall -Wextra -Werror -o "$d/keephot" "$root/bench/keephot.c" || return 1
+	head -c 1048576 /dev/zero >"$d/file" && cat "$d/file" >/dev/null
+	sleep 3 &
+	pid=$!
+	out=$("$d/keephot" 1 "$pid" "$d/file" 2>&1) || return 1
+	wait "$pid" 2>/dev/null || true
+	# sleep's resident pages (some tens) and the file's 256 cached pages, more than once.
+	[[ $out =~ ^keephot:\ ([0-9]+)\ passes,\ last\ ([0-9]+)\ pages ]] &&
+		((BASH_REMATCH[1] >= 2 && BASH_REMATCH[2] > 256)) || { echo "$out"; return 1; }
+	# Not a number, no such process: refused with a message.
+	! "$d/keephot" x "$pid" 2>"$d/err" && grep -q "SECONDS: expected" "$d/err" &&
+		! "$d/keephot" 1 999999999 2>"$d/err" && grep -q "PID: expected" "$d/err"
+}
+check "keephot: touches a process's and a file's resident pages every SECONDS, stops with the process" keephot
+
 # --- wl-phased.sh's phase-1 cap, on the host with 1 MiB sizes (no memory pressure) ----------
 # The hot "file" is a FIFO that nobody writes: the round blocks until the cap ends it, and phase 2
 # must still be measured (issue 12: a phase 1 that sits until the run's time limit took phase 2
