@@ -56,10 +56,8 @@
 #                     pages every 30 s: the hypervisor under these hosts takes back memory left
 #                     untouched for a minute or two, and a run that needs such a page waits
 #                     for it (bench/keephot.c says how much)
-#   BENCH_MEM_PREALLOC=0  1: qemu -mem-prealloc, the guest's RAM touched on the host before the
-#                     guest boots (where the host's own memory is slow to touch the first time,
-#                     as under a hypervisor that takes back free pages, the guest's first use of
-#                     its RAM is otherwise slow in one run and not in the next)
+#                     Neither made the runs steadier (bench/experiments/noise-2026-12-04), so both
+#                     are off; they are there to try again on another machine.
 #   BENCH_SAMPLE_MS=1000  time-series sampling
 #   workload sizes (percent of the guest's MemTotal, or absolute):
 #     DIRTIER_PCT=130 DIRTIER_PASSES=2
@@ -140,10 +138,8 @@ bench_nice=${BENCH_NICE:--10}
 disk_mbps=${BENCH_DISK_MBPS:-50}
 disks=${BENCH_DISKS:-host}
 [[ $disks == host || $disks == ram ]] || die "BENCH_DISKS must be host or ram, not '$disks'"
-mem_prealloc=${BENCH_MEM_PREALLOC:-0}
 keep_hot=${BENCH_KEEP_HOT:-0}
 [[ $keep_hot == 0 || $keep_hot == 1 ]] || die "BENCH_KEEP_HOT must be 0 or 1, not '$keep_hot'"
-[[ $mem_prealloc == 0 || $mem_prealloc == 1 ]] || die "BENCH_MEM_PREALLOC must be 0 or 1, not '$mem_prealloc'"
 sample_ms=${BENCH_SAMPLE_MS:-1000}
 run_timeout=${BENCH_RUN_TIMEOUT:-90}
 run_timeout0=$run_timeout # the limit the run started with (a resumed run: its first session's)
@@ -373,8 +369,6 @@ if [[ $keep_hot == 1 ]]; then
 	cc -O2 -Wall -Wextra -o "$keephot" bench/keephot.c || die "cannot build bench/keephot.c"
 fi
 bps=$((disk_mbps * 1000 * 1000))
-prealloc_args=()
-[[ $mem_prealloc == 0 ]] || prealloc_args=(-mem-prealloc)
 throttle="throttling.bps-total=$bps,throttling.group=benchdisk"
 # Beside boot.sh: once its qemu runs, bench/keephot on it and on the images' files, until
 # qemu exits. Its summary goes to SHAREDIR/keephot.log.
@@ -405,8 +399,7 @@ boot() { # SHAREDIR MEM_MB TIMEOUT
 	TMPDIR=$boot_tmp VM_MEM_MB=$2 VM_CPUS=$cpus VM_SWAP_MB=$swap_mb VM_TIMEOUT=$3 \
 		VM_SWAP_DRIVE_OPTS="cache=none,aio=threads,$throttle" VM_ROOT_DRIVE_OPTS="$throttle" \
 		nice -n "$bench_nice" tests/vm/boot.sh "$imagedir" "$1" \
-		-drive "file=$data_img,format=raw,if=virtio,readonly=on,cache=none,aio=threads,$throttle" \
-		${prealloc_args[@]+"${prealloc_args[@]}"} &
+		-drive "file=$data_img,format=raw,if=virtio,readonly=on,cache=none,aio=threads,$throttle" &
 	local bootpid=$!
 	[[ $keep_hot == 0 ]] || keeper "$bootpid" "$1" &
 	keeperpid=$!
@@ -465,7 +458,6 @@ measure_fingerprint() {
 	{ env_common | grep -v '^COST_' | sed "s/^RUN_TIMEOUT=.*/RUN_TIMEOUT=$run_timeout0/"
 	  echo "$mem_mb $swap_mb $zram_mb $cpus $disk_mbps $sample_ms $run_timeout0 $tree_mb $hot_mb $cold_mb"
 	  [[ $disks == host ]] || echo "disks=$disks"
-	  [[ $mem_prealloc == 0 ]] || echo "mem_prealloc=$mem_prealloc"
 	  [[ $keep_hot == 0 ]] || echo "keep_hot=$keep_hot"; } |
 		sha256sum | cut -c1-16
 }
@@ -492,7 +484,6 @@ host_info_lines() {
 		echo "vm_cpus=$cpus"
 		echo "disk_mbps=$disk_mbps"
 		echo "disks=$disks"
-		echo "mem_prealloc=$mem_prealloc"
 		echo "keep_hot=$keep_hot"
 		echo "sample_ms=$sample_ms"
 		echo "run_timeout_s=$run_timeout0"

@@ -245,7 +245,6 @@ knob() { # VAR VALUE EXPECTED-MESSAGE ("": run.sh takes the value)
 check "run.sh: BENCH_DISKS=tmp is refused" knob BENCH_DISKS tmp "BENCH_DISKS must be host or ram, not 'tmp'"
 check "run.sh: BENCH_DISKS=ram passes the check" knob BENCH_DISKS ram ""
 check "run.sh: BENCH_KEEP_HOT=yes is refused" knob BENCH_KEEP_HOT yes "BENCH_KEEP_HOT must be 0 or 1, not 'yes'"
-check "run.sh: BENCH_MEM_PREALLOC=2 is refused" knob BENCH_MEM_PREALLOC 2 "BENCH_MEM_PREALLOC must be 0 or 1, not '2'"
 
 # --- keephot: reads a process's resident pages and a file's cached ones, ends with the process --
 keephot() {

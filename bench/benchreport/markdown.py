@@ -100,7 +100,10 @@ def what_ran(data):
                 f"commit {h.get('commit', '?')}"),
         ("host", f"{h.get('host_os', '?')}, kernel {h.get('host_kernel', '?')}, {h.get('host_cpu', '?')}"),
         ("emulator", f"{h.get('qemu', '?')}, accel {h.get('accel', '?')} (-cpu max), {h.get('vm_cpus', '?')} vCPUs; one guest at a time"
-                     + _nice_words(h)),
+                     + _nice_words(h)
+                     + ("; beside it bench/keephot read every resident page of its memory every 30 s (BENCH_KEEP_HOT=1: the "
+                        "hypervisor under the host takes back memory left untouched for a minute or two)"
+                        if h.get('keep_hot') == '1' else "")),
         ("host load", f"1-min load average at the start/end of each boot: {h.get('host_load', '?')} (other work on the host "
                       "shares its cores with the emulator)"),
         ("host speed", "the guest's uptime when each boot's first run began (boot and setup; a slower host takes longer): "
@@ -110,9 +113,7 @@ def what_ran(data):
         ("time limit", "a run is killed after " + _time_limits(data)),
         ("guest", f"{g0.get('guest_os', '?')}, kernel {g0.get('guest_kernel', '?')}, {h.get('vm_mem_mb', '?')} MB RAM "
                   f"(MemTotal {int(g0.get('guest_memtotal_kib', '0')) // 1024} MiB), zswap {g0.get('guest_zswap', '?')}, "
-                  f"THP {g0.get('guest_thp', '?')}"
-                  + ("; its RAM touched on the host before it booted (qemu -mem-prealloc, BENCH_MEM_PREALLOC=1)"
-                     if h.get('mem_prealloc') == '1' else "")),
+                  f"THP {g0.get('guest_thp', '?')}"),
         ("swap", swap_desc),
         ("disks", f"root, swap and data disk share one qemu throttle group of {h.get('disk_mbps', '?')} MB/s (read+write): one slow disk"
          + ("; their images in the host's RAM (a tmpfs, BENCH_DISKS=ram), so the throttle alone sets their speed"
