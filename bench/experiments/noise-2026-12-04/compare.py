@@ -20,6 +20,18 @@ def rows(path):
         return list(csv.DictReader(f))
 
 
+def filling_s(ts):
+    """The seconds of ts (a run's 1 s samples) in which free memory fell by more than 1 MiB,
+    before the first with pages scanned."""
+    n = 0
+    for a, b in zip(ts, ts[1:]):
+        if int(b['pgscan']) > int(a['pgscan']):
+            break
+        if int(a['memfree_kb']) - int(b['memfree_kb']) > 1024:
+            n += 1
+    return n
+
+
 def run(d):
     res = os.path.join(d, 'results')
     vals = {}
@@ -43,13 +55,7 @@ def run(d):
         p = [float(x['pace_us']) for x in ts if x['pace_us']]
         pace.setdefault(r['workload'], []).append(st.mean(p))
         if r['workload'] == 'dirtier':
-            n = 0
-            for a, b in zip(ts, ts[1:]):
-                if int(b['pgscan']) > int(a['pgscan']):
-                    break
-                if int(a['memfree_kb']) - int(b['memfree_kb']) > 1024:
-                    n += 1
-            fills.append((n, f"{r['setting']} rep {r['rep']}"))
+            fills.append((filling_s(ts), f"{r['setting']} rep {r['rep']}"))
     for w, p in sorted(pace.items()):
         med = st.median(p)
         rel = [x / med for x in p]
@@ -59,6 +65,7 @@ def run(d):
           + (": " + ", ".join(slow) if slow else ""))
 
 
-here = os.path.dirname(os.path.abspath(__file__))
-for d in sys.argv[1:] or sorted(os.path.dirname(p) for p in glob.glob(os.path.join(here, '*', 'results'))):
-    run(d)
+if __name__ == '__main__':
+    here = os.path.dirname(os.path.abspath(__file__))
+    for d in sys.argv[1:] or sorted(os.path.dirname(p) for p in glob.glob(os.path.join(here, '*', 'results'))):
+        run(d)

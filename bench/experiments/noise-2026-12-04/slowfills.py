@@ -8,21 +8,19 @@ import collections
 import csv
 import glob
 import os
+import sys
 
 here = os.path.dirname(os.path.abspath(__file__))
+sys.dont_write_bytecode = True  # no __pycache__ left in the tree
+sys.path.insert(0, here)
+from compare import filling_s  # noqa: E402  (the same reading of ts/ as compare.py)
+
 bench = os.path.normpath(os.path.join(here, '..', '..'))
 
 
-def filling_s(path):
+def slow_fill(path):
     with open(path, newline='') as f:
-        ts = list(csv.DictReader(f))
-    n = 0
-    for a, b in zip(ts, ts[1:]):
-        if int(b['pgscan']) > int(a['pgscan']):
-            break
-        if int(a['memfree_kb']) - int(b['memfree_kb']) > 1024:
-            n += 1
-    return n
+        return filling_s(list(csv.DictReader(f))) >= 4
 
 
 def name(s):
@@ -43,7 +41,7 @@ for runs in sorted(glob.glob(os.path.join(bench, '**', 'results', 'runs.csv'), r
             ts = os.path.join(res, 'ts', f"{swap}-dirtier-{r['setting']}-{r['rep']}.csv")
             if not os.path.exists(ts):
                 continue
-            slow = filling_s(ts) >= 4
+            slow = slow_fill(ts)
             k = (swap, r['setting'])
             own_n[k] += 1
             own[k] += slow
