@@ -314,10 +314,9 @@ imagedir=$BUILD_DIR/vm
 data_img=$out/data.img
 boot_tmp=${TMPDIR:-/tmp}
 if [[ $disks == ram ]]; then
-	# Under the host's reclaim (on these machines something evicts page cache even with memory
-	# free) a guest's reads of its root disk came from the host's page cache in one run and from
-	# the host's own disk in the next. In a tmpfs the images stay in RAM: the host has no swap
-	# to put them in, and the throttle alone sets the disks' speed.
+	# The root disk is not opened with cache=none: its reads come from the host's page cache
+	# when it holds them and from the host's disk when not. In a tmpfs every image is in the
+	# host's RAM (it has no swap to put them in), and the throttle alone sets the disks' speed.
 	# What the copies take (root.img is sparse), the swap disk if the guest fills it, and the
 	# root disk's overlay.
 	need_mb=$((($(du -k -- "$imagedir/root.img" | cut -f1) + $(du -k -- "$data_img" | cut -f1)) / 1024 + swap_mb + 512))
@@ -364,7 +363,6 @@ merge_out() { # SHAREDIR
 }
 
 keephot=$out/keephot
-keeperpid=
 if [[ $keep_hot == 1 ]]; then
 	cc -O2 -Wall -Wextra -o "$keephot" bench/keephot.c || die "cannot build bench/keephot.c"
 fi
@@ -400,12 +398,13 @@ boot() { # SHAREDIR MEM_MB TIMEOUT
 		VM_SWAP_DRIVE_OPTS="cache=none,aio=threads,$throttle" VM_ROOT_DRIVE_OPTS="$throttle" \
 		nice -n "$bench_nice" tests/vm/boot.sh "$imagedir" "$1" \
 		-drive "file=$data_img,format=raw,if=virtio,readonly=on,cache=none,aio=threads,$throttle" &
-	local bootpid=$!
-	[[ $keep_hot == 0 ]] || keeper "$bootpid" "$1" &
-	keeperpid=$!
+	local bootpid=$! keeperpid=
+	if [[ $keep_hot == 1 ]]; then
+		keeper "$bootpid" "$1" &
+		keeperpid=$!
+	fi
 	wait "$bootpid" || rc=$?
-	[[ $keep_hot == 0 ]] || wait "$keeperpid" || say "warning: keephot failed (see $1/keephot.log)"
-	keeperpid=
+	[[ -z $keeperpid ]] || wait "$keeperpid" || say "warning: keephot failed (see $1/keephot.log)"
 	pkill -P "$merger" 2>/dev/null || true
 	kill "$merger" 2>/dev/null || true
 	wait "$merger" 2>/dev/null || true

@@ -213,38 +213,32 @@ for d in "${reports[@]}"; do
 	check "${d#"$root"/}/RESULTS.md is what report.py makes of ${d#"$root"/}/results" regenerates "$d"
 done
 
-# --- run.sh's check of BENCH_STATICS, before it does anything ---------------------------------
-statics() { # EXPECTED-MESSAGE BENCH_STATICS BENCH_WORKLOADS: run.sh stops with the message ("": it does not)
-	local err rc=0
-	err=$(BENCH_STATICS=$2 BENCH_WORKLOADS=$3 BENCH_REPORT_ONLY=1 BENCH_RAW="$tmp/no-such-run" \
-		BENCH_REPORT_DIR="$tmp/statics-report" bash "$root/bench/run.sh" 2>&1 >/dev/null) || rc=$?
-	if [[ -n $1 ]]; then
-		((rc == 1)) && grep -qF -- "$1" <<<"$err"
-	else
-		! grep -q BENCH_STATICS <<<"$err"
-	fi
-}
-check "run.sh: BENCH_STATICS=300 is refused" statics "'300' is neither a value 0..200 nor a switch AtoB" 300 phased
-check "run.sh: BENCH_STATICS=x is refused" statics "'x' is neither a value 0..200 nor a switch AtoB" "60 x" phased
-check "run.sh: a switch's values are 0..200" statics "'200to201': a switch's values are 0..200" 200to201 phased
-check "run.sh: a switch needs phased" statics "'200to60' switches at phased's phase boundary" 200to60 "compile dirtier"
-check "run.sh: 60 200to60 0 on phased pass the check" statics "" "60 200to60 0" "compile phased"
-check "run.sh: the default statics pass it without phased (the switch is left out)" statics "" "" compile
-
-# --- run.sh's checks of the host-side knobs ---------------------------------------------------
-knob() { # VAR VALUE EXPECTED-MESSAGE ("": run.sh takes the value)
-	local err rc=0
-	err=$(env "$1=$2" BENCH_REPORT_ONLY=1 BENCH_RAW="$tmp/no-such-run" BENCH_REPORT_DIR="$tmp/knob-report" \
+# --- run.sh's checks of its knobs, before it does anything ------------------------------------
+runsh() { # EXPECTED-MESSAGE ("": run.sh takes the values) VAR=VALUE...: run.sh stops with the message
+	local expect=$1 err rc=0
+	shift
+	err=$(env "$@" BENCH_REPORT_ONLY=1 BENCH_RAW="$tmp/no-such-run" BENCH_REPORT_DIR="$tmp/runsh-report" \
 		bash "$root/bench/run.sh" 2>&1 >/dev/null) || rc=$?
-	if [[ -n $3 ]]; then
-		((rc == 1)) && grep -qF -- "$3" <<<"$err"
+	if [[ -n $expect ]]; then
+		((rc == 1)) && grep -qF -- "$expect" <<<"$err"
 	else
-		! grep -q "$1" <<<"$err"
+		! grep -q "${1%%=*}" <<<"$err"
 	fi
 }
-check "run.sh: BENCH_DISKS=tmp is refused" knob BENCH_DISKS tmp "BENCH_DISKS must be host or ram, not 'tmp'"
-check "run.sh: BENCH_DISKS=ram passes the check" knob BENCH_DISKS ram ""
-check "run.sh: BENCH_KEEP_HOT=yes is refused" knob BENCH_KEEP_HOT yes "BENCH_KEEP_HOT must be 0 or 1, not 'yes'"
+check "run.sh: BENCH_STATICS=300 is refused" runsh "'300' is neither a value 0..200 nor a switch AtoB" \
+	BENCH_STATICS=300 BENCH_WORKLOADS=phased
+check "run.sh: BENCH_STATICS=x is refused" runsh "'x' is neither a value 0..200 nor a switch AtoB" \
+	BENCH_STATICS="60 x" BENCH_WORKLOADS=phased
+check "run.sh: a switch's values are 0..200" runsh "'200to201': a switch's values are 0..200" \
+	BENCH_STATICS=200to201 BENCH_WORKLOADS=phased
+check "run.sh: a switch needs phased" runsh "'200to60' switches at phased's phase boundary" \
+	BENCH_STATICS=200to60 BENCH_WORKLOADS="compile dirtier"
+check "run.sh: 60 200to60 0 on phased pass the check" runsh "" BENCH_STATICS="60 200to60 0" BENCH_WORKLOADS="compile phased"
+check "run.sh: the default statics pass it without phased (the switch is left out)" runsh "" \
+	BENCH_STATICS= BENCH_WORKLOADS=compile
+check "run.sh: BENCH_DISKS=tmp is refused" runsh "BENCH_DISKS must be host or ram, not 'tmp'" BENCH_DISKS=tmp
+check "run.sh: BENCH_DISKS=ram passes the check" runsh "" BENCH_DISKS=ram
+check "run.sh: BENCH_KEEP_HOT=yes is refused" runsh "BENCH_KEEP_HOT must be 0 or 1, not 'yes'" BENCH_KEEP_HOT=yes
 
 # --- keephot: reads a process's resident pages and a file's cached ones, ends with the process --
 keephot() {
