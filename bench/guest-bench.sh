@@ -2,13 +2,15 @@
 # Runs inside the benchmark VM as guest.sh (root, from vm-test.service); bench/run.sh prepares
 # the share. Reads /mnt/share/bench.env, then either
 #   MODE=workload: runs wl-$WORKLOAD.sh under each setting of SETTINGS, REPS times, interleaved
-#                  (each repetition starts one setting further along the list), after WARMUP
+#                  (each repetition runs each setting once, in an order that gives every setting
+#                  every setting as its predecessor about equally often), after WARMUP
 #                  discarded runs, with swap on SWAP (disk: /dev/vdb; zram: /dev/zram0 of
 #                  ZRAM_MB); runs listed in /mnt/share/skip.txt (swap,workload,setting,rep, done
 #                  in an earlier session) are left out; or
 #   MODE=cost:     measures the daemon's own CPU per poll and RSS with COST_CROWDS processes.
-# Between runs: daemon stopped, knob back to 60, swapoff, (zram: device reset), swapon, sync,
-# drop caches, 1 s pause.
+# Between runs: daemon stopped, knob back to 60, swapoff, (zram: device reset), swapon, (WASHOUT=1:
+# sync, drop caches, the dirtier over WASHOUT_MIB, one pass, swapoff, swapon again), sync, drop
+# caches, 1 s pause.
 # A numeric setting is a static vm.swappiness; a name is a daemon configuration, started with
 # systemctl from the installed unit with /etc/autoswappiness.conf a verbatim copy of
 # /mnt/share/configs/NAME.conf (setting "default": configs/shipped.conf, the shipped file).
@@ -91,6 +93,7 @@ mem_mib=$((mem_kib / 1024))
 pct() { echo $((mem_mib * $1 / 100)); }
 # Workload sizes: percentages of MemTotal, turned into MiB here where MemTotal is known.
 export DIRTIER_MIB=$(pct "$DIRTIER_PCT") DIRTIER_PASSES
+WASHOUT=${WASHOUT:-0} WASHOUT_MIB=$(pct 130) washout_s=0 washout_words=
 export COMPILE_JOBS COMPILE_COPIES COMPILE_IDLE_MIB=$(pct "${COMPILE_IDLE_PCT:-0}")
 export RESP_CROWD RESP_CROWD_KIB RESP_PROBE_KIB RESP_PROBE_MS RESP_DIRTIER_MIB=$(pct "$RESP_DIRTIER_PCT") RESP_WINDOW_S
 export PHASED_IDLE_MIB=$(pct "$PHASED_IDLE_PCT") PHASED_ROUNDS PHASED_ACTIVE_MIB=$(pct "$PHASED_ACTIVE_PCT") PHASED_ACTIVE_S
@@ -113,7 +116,7 @@ export BENCH_TREE_MB BENCH_COLD_MB
 	echo "guest_systemd=$(systemctl --version | sed -n 1p)"
 	echo "guest_zswap=$(cat /sys/module/zswap/parameters/enabled 2>/dev/null || echo n/a)"
 	echo "guest_thp=$(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo n/a)"
-	echo "guest_sizes=DIRTIER_MIB=$DIRTIER_MIB COMPILE_IDLE_MIB=$COMPILE_IDLE_MIB RESP_DIRTIER_MIB=$RESP_DIRTIER_MIB PHASED_IDLE_MIB=$PHASED_IDLE_MIB PHASED_ACTIVE_MIB=$PHASED_ACTIVE_MIB"
+	echo "guest_sizes=DIRTIER_MIB=$DIRTIER_MIB WASHOUT_MIB=$WASHOUT_MIB COMPILE_IDLE_MIB=$COMPILE_IDLE_MIB RESP_DIRTIER_MIB=$RESP_DIRTIER_MIB PHASED_IDLE_MIB=$PHASED_IDLE_MIB PHASED_ACTIVE_MIB=$PHASED_ACTIVE_MIB"
 	# What each configuration resolves to on this machine (max = auto depends on the swap).
 	for c in $SETTINGS; do
 		is_static "$c" || is_switch "$c" && continue
@@ -141,6 +144,9 @@ write_cost_conf() { # POLICY INTERVAL_MS
 		"$SHARE/configs/shipped.conf" >/etc/autoswappiness.conf
 }
 
+# The washout (WASHOUT=1): with the cache dropped, the dirtier over WASHOUT_MIB, one pass, at 60,
+# and swap made again, so that every run starts from the state that leaves and not from the one
+# the run before it left (bench/run.sh, BENCH_WASHOUT, says what that was worth).
 reset_machine() {
 	local t=$SECONDS steps=""
 	stop_daemon
@@ -148,13 +154,27 @@ reset_machine() {
 	swapoff -a || say "warning: swapoff -a failed"
 	steps+=" stop+swapoff $((SECONDS - t))"
 	swap_up
+	if [[ $WASHOUT == 1 ]]; then
+		local w0 w1 w2
+		sync
+		echo 3 >/proc/sys/vm/drop_caches
+		w0=$(now)
+		"$BENCH_BIN/dirtier" "$WASHOUT_MIB" 1 >/dev/null || say "warning: the washout's dirtier failed"
+		w1=$(now)
+		swapoff -a || say "warning: swapoff -a after the washout failed"
+		swap_up
+		w2=$(now)
+		washout_s=$((SECONDS - t))
+		steps+=" washout $washout_s"
+		washout_words=$(awk -v a="$w0" -v b="$w1" -v c="$w2" 'BEGIN { printf "dirtier %.1f s, swapoff %.1f s", b - a, c - b }')
+	fi
 	sync
 	steps+=" sync $((SECONDS - t))"
 	echo 3 >/proc/sys/vm/drop_caches
 	steps+=" drop $((SECONDS - t))"
 	sleep 1
 	reset_s=$((SECONDS - t))
-	((reset_s < 8)) || say "slow reset: cumulative seconds:$steps"
+	((reset_s - washout_s < 8)) || say "slow reset: cumulative seconds:$steps"
 }
 
 # "pswpin pswpout refault_anon refault_file pgmajfault psi_some_us psi_full_us"
@@ -265,7 +285,7 @@ run_one() { # SETTING REP WARMUP
 	grep '^RESULT ' "$OUT/logs/$tag.log" | sed 's/^RESULT //' | tr ' ' '\n' | grep '=' |
 		awk -F= -v p="$SWAP,$WORKLOAD,$setting,$rep,$warm" '{ print p "," $1 "," $2 }' >>"$OUT/metrics.csv"
 	say "$(date -u +%T) [$seq_no/$total] $WORKLOAD $setting rep $rep$([[ $warm == 1 ]] && echo ' (warm-up)'):" \
-		"wall $(tail -n 1 "$OUT/runs.csv" | cut -d, -f10) s (reset ${reset_s} s, before $(awk -v a="$u0" -v b="$t0" 'BEGIN { printf "%.1f", b - a }') s, after $(awk -v a="$t1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }') s)," \
+		"wall $(tail -n 1 "$OUT/runs.csv" | cut -d, -f10) s (reset ${reset_s} s${washout_words:+ with a washout: $washout_words}, before $(awk -v a="$u0" -v b="$t0" 'BEGIN { printf "%.1f", b - a }') s, after $(awk -v a="$t1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }') s)," \
 		"$(grep '^RESULT ' "$OUT/logs/$tag.log" | sed 's/^RESULT //' | tr '\n' ' ')${note:+ NOTE:$note}"
 }
 
@@ -323,10 +343,11 @@ say "workload $WORKLOAD, swap $SWAP: settings ${settings[*]}, $REPS repetitions,
 for ((w = 1; w <= WARMUP; w++)); do
 	run_one 60 "w$w" 1
 done
-for ((r = 1; r <= REPS; r++)); do
-	for ((i = 0; i < nset; i++)); do
-		run_one "${settings[$(((i + r - 1) % nset))]}" "$r" 0
-	done
+# shellcheck source-path=SCRIPTDIR source=order.sh
+. "$SHARE/order.sh"
+mapfile -t order < <(run_order "$REPS" 60 "${settings[@]}") # 60: the warm-up's, or the boot's knob
+for o in "${order[@]}"; do
+	run_one "${o% *}" "${o#* }" 0
 done
 stop_daemon
 say "workload $WORKLOAD done"

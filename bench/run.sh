@@ -58,6 +58,14 @@
 #                     for it (bench/keephot.c says how much)
 #                     Neither made the runs steadier (bench/experiments/noise-2026-12-04), so both
 #                     are off; they are there to try again on another machine.
+#   BENCH_WASHOUT=1   before each run, after the knob is back at 60, swap made again and the cache
+#                     dropped: the dirtier over 130% of MemTotal, one pass, at 60, then swap made
+#                     again once more; 0: none. A run leaves the guest in a state that swapoff,
+#                     sync and drop_caches do not undo: the dirtier's pass 1 at 60 took 1.45 times
+#                     as long right after runs at 200 as after runs at 60, and at 200 0.89 times
+#                     as long right after runs at 60. With the washout the first was gone and the
+#                     second smaller and the other way round (bench/experiments/carryover-2026-12-04);
+#                     bench/order.sh spreads what is left evenly over the settings.
 #   BENCH_SAMPLE_MS=1000  time-series sampling
 #   workload sizes (percent of the guest's MemTotal, or absolute):
 #     DIRTIER_PCT=130 DIRTIER_PASSES=2
@@ -140,6 +148,8 @@ disks=${BENCH_DISKS:-host}
 [[ $disks == host || $disks == ram ]] || die "BENCH_DISKS must be host or ram, not '$disks'"
 keep_hot=${BENCH_KEEP_HOT:-0}
 [[ $keep_hot == 0 || $keep_hot == 1 ]] || die "BENCH_KEEP_HOT must be 0 or 1, not '$keep_hot'"
+washout=${BENCH_WASHOUT:-1}
+[[ $washout == 0 || $washout == 1 ]] || die "BENCH_WASHOUT must be 0 or 1, not '$washout'"
 sample_ms=${BENCH_SAMPLE_MS:-1000}
 run_timeout=${BENCH_RUN_TIMEOUT:-90}
 run_timeout0=$run_timeout # the limit the run started with (a resumed run: its first session's)
@@ -285,6 +295,7 @@ else
 	cp bench/wl-*.sh "$staged/wl/"
 	cp -r src include "$staged/src/"
 	install -m 0755 bench/guest-bench.sh "$staged/guest.sh"
+	cp bench/order.sh "$staged/order.sh"
 	make_configs "$staged/configs"
 	echo "$daemon_settings" >"$staged/daemon-settings"
 	echo "$skipped" >"$staged/skipped"
@@ -425,6 +436,7 @@ env_common() {
 		WARMUP=$warmup
 		ZRAM_MB=$zram_mb
 		SAMPLE_MS=$sample_ms
+		WASHOUT=$washout
 		RUN_TIMEOUT=$run_timeout
 		DIRTIER_PCT=${DIRTIER_PCT:-130}
 		DIRTIER_PASSES=${DIRTIER_PASSES:-2}
@@ -451,13 +463,17 @@ env_common() {
 	EOF
 }
 
-# What the measurements depend on besides the settings: sizes, guest, disk, limits. A resumed
-# run must have the same, but for the limit per run: the one the run started with counts.
+# What the measurements depend on besides the settings: sizes, guest, disk, limits, what runs
+# between runs and their order (order=balanced: bench/order.sh; runs made before it, in a plain
+# rotation, are not resumed with it). A resumed run must have the same, but for the limit per
+# run: the one the run started with counts.
 measure_fingerprint() {
-	{ env_common | grep -v '^COST_' | sed "s/^RUN_TIMEOUT=.*/RUN_TIMEOUT=$run_timeout0/"
+	{ env_common | grep -Ev '^(COST_|WASHOUT=)' | sed "s/^RUN_TIMEOUT=.*/RUN_TIMEOUT=$run_timeout0/"
 	  echo "$mem_mb $swap_mb $zram_mb $cpus $disk_mbps $sample_ms $run_timeout0 $tree_mb $hot_mb $cold_mb"
 	  [[ $disks == host ]] || echo "disks=$disks"
-	  [[ $keep_hot == 0 ]] || echo "keep_hot=$keep_hot"; } |
+	  [[ $keep_hot == 0 ]] || echo "keep_hot=$keep_hot"
+	  [[ $washout == 0 ]] || echo "washout=$washout"
+	  echo "order=balanced"; } |
 		sha256sum | cut -c1-16
 }
 
@@ -484,6 +500,8 @@ host_info_lines() {
 		echo "disk_mbps=$disk_mbps"
 		echo "disks=$disks"
 		echo "keep_hot=$keep_hot"
+		echo "washout=$washout"
+		echo "order=balanced"
 		echo "sample_ms=$sample_ms"
 		echo "run_timeout_s=$run_timeout0"
 		read -ra boots_limits <<<"$run_timeouts" # one space between boots, none around

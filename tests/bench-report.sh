@@ -239,6 +239,33 @@ check "run.sh: the default statics pass it without phased (the switch is left ou
 check "run.sh: BENCH_DISKS=tmp is refused" runsh "BENCH_DISKS must be host or ram, not 'tmp'" BENCH_DISKS=tmp
 check "run.sh: BENCH_DISKS=ram passes the check" runsh "" BENCH_DISKS=ram
 check "run.sh: BENCH_KEEP_HOT=yes is refused" runsh "BENCH_KEEP_HOT must be 0 or 1, not 'yes'" BENCH_KEEP_HOT=yes
+check "run.sh: BENCH_WASHOUT=2 is refused" runsh "BENCH_WASHOUT must be 0 or 1, not '2'" BENCH_WASHOUT=2
+check "run.sh: BENCH_WASHOUT=0 passes the check" runsh "" BENCH_WASHOUT=0
+
+# --- the order of a boot's runs (bench/order.sh): every setting once a repetition, predecessors even
+order_even() { # REPS SETTING...: every repetition runs each setting once, and no setting follows
+	# one setting more than twice as often as another (counting the warm-up's 60 as the first's)
+	local reps=$1 out
+	shift
+	out=$(. "$root/bench/order.sh" && run_order "$reps" 60 "$@") || return 1
+	python3 - "$reps" "$*" "$out" <<-'PY'
+		import collections, sys
+		reps, settings = int(sys.argv[1]), sys.argv[2].split()
+		runs = [line.split() for line in sys.argv[3].splitlines()]
+		for r in range(1, reps + 1):
+		    got = sorted(s for s, rep in runs if rep == str(r))
+		    assert got == sorted(settings), f"repetition {r}: {got}"
+		assert [rep for _, rep in runs] == sorted((rep for _, rep in runs), key=int), "repetitions out of order"
+		follows = collections.Counter(zip(['60'] + [s for s, _ in runs], [s for s, _ in runs]))
+		for s in settings:
+		    c = [follows[(p, s)] for p in settings]
+		    assert max(c) - min(c) <= (2 if len(settings) <= reps else 1), f"{s} follows {dict(zip(settings, c))}"
+	PY
+}
+check "order: 3 settings, 8 repetitions: each follows each about as often" order_even 8 60 200 default
+check "order: 3 settings, 5 repetitions" order_even 5 60 200 default
+check "order: 5 settings, 4 repetitions: each follows each other at most once" order_even 4 60 200 200to60 default adaptive
+check "order: 1 setting" order_even 3 default
 
 # --- keephot: reads a process's resident pages and a file's cached ones, ends with the process --
 keephot() {

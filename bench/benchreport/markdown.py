@@ -126,10 +126,16 @@ def what_ran(data):
                         "the boundary is could do)" if data.switches else "")
                      + (f"; left out (rejected by `autoswappiness -n`): {h['policies_skipped']}" if h.get("policies_skipped") else "")),
         ("daemon", f"{h.get('daemon', '?')} via its systemd unit"),
-        ("repetitions", f"{h.get('reps', '?')} per setting, interleaved (each repetition starts one setting further along), "
+        ("repetitions", f"{h.get('reps', '?')} per setting, interleaved ("
+                        + ("each repetition runs every setting once, in an order in which every setting follows every "
+                           "setting about equally often: bench/order.sh" if h.get('order') == 'balanced'
+                           else "each repetition starts one setting further along") + "), "
                         f"after {h.get('warmup', '?')} discarded warm-up run(s) per boot; why {h.get('reps', '?')}: see Repetitions"),
-        ("between runs", "daemon stopped (knob back to 60), swapoff -a, (zram: device reset and made again), swapon, sync, "
-                         "drop_caches=3, 1 s pause; then the setting, 1 s, the workload"),
+        ("between runs", "daemon stopped (knob back to 60), swapoff -a, (zram: device reset and made again), swapon, "
+                         + ("a washout (sync, drop_caches=3, the dirtier over 130% of MemTotal, one pass, at 60; swapoff, swapon again: "
+                            "every run starts from the state it leaves, not from the one the run before left), "
+                            if h.get('washout') == '1' else "")
+                         + "sync, drop_caches=3, 1 s pause; then the setting, 1 s, the workload"),
         ("page contents", "the benchmark programs write pages that compress about 3:1 (16 random bytes in every 64), as "
                           "program memory does; gcc's memory is its own"),
         ("sizes", " ".join(f"{k[5:]}={v}" for k, v in h.items() if k.startswith("size_")) + f"; in MiB: {g0.get('guest_sizes', '?')}"),
