@@ -215,7 +215,7 @@ def plain_headline(data, rows, rows60):
     out = [f"The shipped default (conf/autoswappiness.conf as installed; policy {data.host.get('shipped_policy', '?')}): "
            "each workload's time (responsiveness: the p99 latency of an interactive probe; phased: the worse of its two "
            "phases) under the default, divided by the same under the other setting, as a geometric mean over the "
-           f"{len(data.workloads)} workloads; below 1 the default is better.\n"]
+           f"{len(data.workloads)} workload{'' if len(data.workloads) == 1 else 's'}; below 1 the default is better.\n"]
     for swap in data.swaps:
         out.append(f"- **{model.SWAP_TITLES.get(swap, swap)}**: against the kernel's 60, {_words(get(rows60, swap, GEOMEAN))}; "
                    f"against the best fixed value for each workload, {_words(get(rows, swap, GEOMEAN))}.")
