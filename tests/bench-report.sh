@@ -243,8 +243,9 @@ check "run.sh: BENCH_WASHOUT=2 is refused" runsh "BENCH_WASHOUT must be 0 or 1, 
 check "run.sh: BENCH_WASHOUT=0 passes the check" runsh "" BENCH_WASHOUT=0
 
 # --- the order of a boot's runs (bench/order.sh): every setting once a repetition, predecessors even
-order_even() { # REPS SETTING...: every repetition runs each setting once, and no setting follows
-	# one setting more than twice as often as another (counting the warm-up's 60 as the first's)
+order_even() { # REPS SETTING...: every repetition runs each setting once, and how often a setting
+	# follows each setting differs by at most 2 (1 with more settings than repetitions; the
+	# warm-up's 60 counts as the first run's predecessor)
 	local reps=$1 out
 	shift
 	out=$(. "$root/bench/order.sh" && run_order "$reps" 60 "$@") || return 1
