@@ -16,10 +16,11 @@
 #                  rows "daemon POLICY"
 #   NAME.conf      each file of BENCH_EXTRA_CONFIGS, verbatim: the rows "daemon NAME"
 #
-# Knobs (environment; `make bench BENCH_REPS=3` works too). The defaults are chosen to fit
-# 150 minutes on 2 host cores under TCG, both swap modes (bench/RESULTS.md, "Repetitions and
-# time", says how); BENCH_QUICK=1 is a short try-out (1 repetition, the shipped default
-# only, no warm-up, short cost test).
+# Knobs (environment; `make bench BENCH_REPS=3` works too). The defaults measure what ships
+# (the shipped configuration against statics 60 and 200) at 5 repetitions, both swap modes,
+# in about 160 minutes on 2 host cores under TCG (the run of 2026-12-04: bench/RESULTS.md,
+# "Time"); BENCH_QUICK=1 is a short try-out (1 repetition, the shipped default only, no
+# warm-up, short cost test).
 #   BENCH_WORKLOADS   phased responsiveness compile compile-stream dirtier (in this order)
 #   BENCH_SWAP        "disk zram": the swap modes, each workload in each (disk: the virtio disk
 #                     /dev/vdb; zram: /dev/zram0 of BENCH_ZRAM_MB, the kernel's compressor)
@@ -29,16 +30,18 @@
 #                     switch, run on phased only (so in the default only with phased):
 #                     static A, and B from phase 2 on, written by the workload at the
 #                     boundary (what a controller that knew the boundary could reach)
-#   BENCH_POLICIES    daemon policies, default "tendency adaptive" (tendency ships, so its row
-#                     is "daemon default"; ck, never the best in the run of 2026-11-30, is
-#                     left out to make room); a policy that `autoswappiness -n` rejects is
-#                     left out with a note
+#   BENCH_POLICIES    daemon policies besides the shipped one (whose row is "daemon default"),
+#                     default none: what ships is what is measured. The policies were
+#                     compared in the run of 2026-12-03 (bench/experiments/landed-2026-12-03):
+#                     BENCH_POLICIES=adaptive with the file below does that again; a policy
+#                     that `autoswappiness -n` rejects is left out with a note
 #   BENCH_EXTRA_CONFIGS  paths of further configuration files, each a row "daemon NAME";
-#                     default bench/configs/adaptive-max200.conf (issue 13's candidate)
-#   BENCH_REPS=3 BENCH_WARMUP=1   repetitions per setting; discarded runs at the start of
-#                     each boot. 3 fit 150 minutes for both swap modes (about 135 estimated,
-#                     see RESULTS.md); the intervals then cover about 90%. 4 make them 95%
-#                     (about 170 minutes: two sessions with BENCH_RESUME)
+#                     default none (bench/configs/ holds the candidates measured so far)
+#   BENCH_REPS=5 BENCH_WARMUP=1   repetitions per setting; discarded runs at the start of
+#                     each boot. 4 are the fewest for a 95% interval (RESULTS.md,
+#                     "Repetitions"); 5 tell a ratio of 1.07 from 1 on the dirtier, but the
+#                     builds' noise needs more than fit. Each repetition of every setting
+#                     costs about 14 minutes a swap mode with the washout (RESULTS.md, "Time")
 #   BENCH_MEM_MB=256  guest RAM;  BENCH_SWAP_MB=1024 swap disk;  BENCH_ZRAM_MB (= swap disk);
 #   BENCH_CPUS=2
 #   BENCH_NICE=-10  the emulator's nice value, and that of the run's session (its autogroup,
@@ -131,10 +134,10 @@ redo=${BENCH_REDO:-} # below, where the recorded runs are dropped
 workloads=${BENCH_WORKLOADS:-phased responsiveness compile compile-stream dirtier}
 swap_modes=${BENCH_SWAP:-disk zram}
 # The switch measures what a controller could reach on phased at best (RESULTS.md, target (c)).
-statics=${BENCH_STATICS:-60 200$([[ " $workloads " == *" phased "* ]] && echo " 200to60")}
-policies=${BENCH_POLICIES:-$([[ $quick == 1 ]] && echo "" || echo "tendency adaptive")}
-extra_configs=${BENCH_EXTRA_CONFIGS-$([[ $quick == 1 ]] && echo "" || echo bench/configs/adaptive-max200.conf)}
-reps=${BENCH_REPS:-$([[ $quick == 1 ]] && echo 1 || echo 3)}
+statics=${BENCH_STATICS:-60 200$([[ " $workloads " != *" phased "* ]] || echo " 200to60")}
+policies=${BENCH_POLICIES-}
+extra_configs=${BENCH_EXTRA_CONFIGS-}
+reps=${BENCH_REPS:-$([[ $quick == 1 ]] && echo 1 || echo 5)}
 warmup=${BENCH_WARMUP:-$([[ $quick == 1 ]] && echo 0 || echo 1)}
 mem_mb=${BENCH_MEM_MB:-256}
 swap_mb=${BENCH_SWAP_MB:-1024}

@@ -138,7 +138,8 @@ def _phased(c, data, res, swap, setting, r):
     verdict = ("and even" if c.met else "but not" if beaten else "and") if vs else ("met" if c.met else "missed")
     floors = "" if c.met else "".join(
         f" In {phase_name(f.table)} the best fixed value takes {fmt_ratio(1 / f.ratio)} times the work's own CPU time, "
-        f"which no setting saves: no setting can be more than {_pct(1 - f.ratio)} faster there."
+        "which no setting saves: " + (f"no setting can be more than {_pct(1 - f.ratio)} faster there."
+                                      if _pct(1 - f.ratio) != "0%" else "no setting can be faster there.")
         for f in phase_floors(data, tables, swap))
     return (out + verdict + f" against the best fixed value of each phase at once ({each}: "
             f"{_num(r, model.TARGET_PHASED_HIGH_BELOW)})." + floors + _switches(data, setting, head))

@@ -802,8 +802,10 @@ def _cycles(data):
 
 def time_section(data):
     cyc = _cycles(data)
+    between = [c - w for v in cyc.values() for _, _, c, w in v if c is not None]
+    gap = f"a median {fmt(statistics.median(between))} s" if between else "some seconds"
     out = ["## Time\n", f"The run took {int(float(data.host.get('runtime_s', 0)) // 60)} min on the host. Per boot, from "
-           "the guest's clock, each run counted from its start to the next one's (the workload plus about 8 s of reset and "
+           f"the guest's clock, each run counted from its start to the next one's (the workload plus {gap} of reset and "
            "pauses): runs (with warm-ups), their minutes in all, the median per run, and the median per run by setting:\n",
            "| swap | workload | runs | minutes | median s per run | median s per run by setting |", "| --- | --- | --- | --- | --- | --- |"]
     per_rep = {}

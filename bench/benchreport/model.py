@@ -109,8 +109,8 @@ OTHER_STATICS_NOTE = (
     "Static 0, 10 and 100 are not run by default. In the 5-repetition run of 2026-11-30 (disk swap) the best static "
     "value of every workload was 60 or 200, except phase 2 of phased where 0 to 100 tie (at most about 2 swap-ins a "
     "second at 60 or 100, against 0); wherever 100 came within 5% of the best (compile 1.01, dirtier 1.04), 60 or 200 "
-    "did too; 10 was 1.02-19.9 times the best and 0 1.41-313 times (and took 2-4 times as long a run). Their runs "
-    "buy the zram mode and the repetitions within 150 minutes.")
+    "did too; 10 was 1.02-19.9 times the best and 0 1.41-313 times (and took 2-4 times as long a run). Leaving "
+    "them out pays for the zram mode and the repetitions.")
 OTHER_STATICS = ("0", "10", "100")
 
 # --- statistics ------------------------------------------------------------------------------

@@ -33,7 +33,8 @@
 #include "replay.h"
 
 /* Noise: each counter's per-row delta times 1 +- up to 20%, the spread between repetitions of one
- * setting in bench/results (median coefficient of variation of the counters 0.01-0.19, issue 12). */
+ * setting in the run of 2026-12-03 (bench/experiments/landed-2026-12-03: median coefficient of
+ * variation of the counters 0.01-0.19, issue 12). */
 #define NOISE_PCT 20
 /* Seeds 1..N with noise, and seed 0 without (the trace as recorded). */
 #define N_SEEDS		8
