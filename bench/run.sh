@@ -33,8 +33,9 @@
 #   BENCH_POLICIES    daemon policies besides the shipped one (whose row is "daemon default"),
 #                     default none: what ships is what is measured. The policies were
 #                     compared in the run of 2026-12-03 (bench/experiments/landed-2026-12-03):
-#                     BENCH_POLICIES=adaptive with the file below does that again; a policy
-#                     that `autoswappiness -n` rejects is left out with a note
+#                     BENCH_POLICIES=adaptive with BENCH_EXTRA_CONFIGS=
+#                     bench/configs/adaptive-max200.conf does that again; a policy that
+#                     `autoswappiness -n` rejects is left out with a note
 #   BENCH_EXTRA_CONFIGS  paths of further configuration files, each a row "daemon NAME";
 #                     default none (bench/configs/ holds the candidates measured so far)
 #   BENCH_REPS=5 BENCH_WARMUP=1   repetitions per setting; discarded runs at the start of
