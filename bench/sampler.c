@@ -14,7 +14,11 @@
  * replayed through them (tests/data/traces/README): memtotal_kb, buffers_kb, shmem_kb,
  * mapped_kb, pgscan and pgsteal (kswapd + direct, as src/sample.c sums them), swap_devices and
  * swap_zram (lines of /proc/swaps, those on /dev/zram), zswap (1: enabled, 0: off or not built);
- * pace_us (the guest's pace: pace_us() below).
+ * pace_us (the guest's pace: pace_us() below); activate_anon, activate_file
+ * (workingset_activate_anon/_file: the refaults the kernel judged within reach of the working
+ * set, so that more room for their kind would have kept them), steal_anon, steal_file
+ * (pgsteal_anon/_file: what reclaim took of each kind). Since Linux 5.9 (5.8 for the steals);
+ * -1 on older kernels.
  * New columns go at the end: readers find columns by name, older series lack the new ones.
  */
 #include "common.h"
@@ -136,12 +140,13 @@ main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	printf("t,swappiness,memfree_kb,memavail_kb,cached_kb,anon_kb,swapfree_kb,swaptotal_kb,"
 	       "psi_some_us,psi_full_us,psi_some_avg10,pswpin,pswpout,refault_anon,refault_file,pgmajfault,"
-	       "memtotal_kb,buffers_kb,shmem_kb,mapped_kb,pgscan,pgsteal,swap_devices,swap_zram,zswap,pace_us\n");
+	       "memtotal_kb,buffers_kb,shmem_kb,mapped_kb,pgscan,pgsteal,swap_devices,swap_zram,zswap,pace_us,"
+	       "activate_anon,activate_file,steal_anon,steal_file\n");
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	while (!stop) {
 		struct timespec bt;
 		long long swappiness, mf, ma, ca, aa, ia, sf, st, ps = -1, pf = -1, in, out, ra, rf, mj;
-		long long mt, bu, sh, mp, scan, steal, devs, zram, zswap;
+		long long mt, bu, sh, mp, scan, steal, devs, zram, zswap, aca, acf, sta, stf;
 		double avg10 = -1;
 		const char *t, *s;
 
@@ -175,6 +180,10 @@ main(int argc, char **argv)
 		mj = field(t, "pgmajfault ");
 		scan = sum2(field(t, "pgscan_kswapd "), field(t, "pgscan_direct "));
 		steal = sum2(field(t, "pgsteal_kswapd "), field(t, "pgsteal_direct "));
+		aca = field(t, "workingset_activate_anon ");
+		acf = field(t, "workingset_activate_file ");
+		sta = field(t, "pgsteal_anon ");
+		stf = field(t, "pgsteal_file ");
 		swap_devices(slurp("/proc/swaps"), &devs, &zram);
 		/* Absent when zswap is not built in: then it is off, as src/sample.c reads it. */
 		zswap = 0;
@@ -183,9 +192,10 @@ main(int argc, char **argv)
 			zswap = *t ? *t == 'Y' || *t == 'y' || *t == '1' : -1;
 		}
 		printf("%.2f,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%.2f,%lld,%lld,%lld,%lld,%lld,"
-		       "%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld\n",
+		       "%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld\n",
 		       (double)bt.tv_sec + (double)bt.tv_nsec / 1e9, swappiness, mf, ma, ca, aa + ia, sf, st, ps, pf,
-		       avg10, in, out, ra, rf, mj, mt, bu, sh, mp, scan, steal, devs, zram, zswap, pace_us());
+		       avg10, in, out, ra, rf, mj, mt, bu, sh, mp, scan, steal, devs, zram, zswap, pace_us(),
+		       aca, acf, sta, stf);
 		ts_add_ms(&next, interval_ms);
 		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
 	}
