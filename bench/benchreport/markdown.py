@@ -339,6 +339,39 @@ def _reclaim_line(data, t, swap, wl, setting):
     return out
 
 
+def _refaults(data, swap, wl, setting, t):
+    """{rep: (anon, file)}: the refaults of each run of a setting in the window of one figure
+    (table t): phased's phase (its metrics phaseN_refault_anon/_file), else the whole run
+    (runs.csv)."""
+    if wl == "phased":
+        pre = t.metric.name.split("_")[0] + "_"
+        a, f = (data.by_rep(swap, wl, setting, pre + k) for k in ("refault_anon", "refault_file"))
+    else:
+        a, f = (data.counter_by_rep(swap, wl, setting, k) for k in ("refault_anon", "refault_file"))
+    return {rep: (a[rep], f[rep]) for rep in a if rep in f}
+
+
+def _refault_line(data, t, swap, wl, setting):
+    """The setting's refaults (swap-ins and file refaults: what reclaim took and the work wanted
+    back) in the window of one figure (table t), against those of its best static value; None
+    without a static best or the counters."""
+    if not model.is_static(t.best):
+        return None
+    mine, best = _refaults(data, swap, wl, setting, t), _refaults(data, swap, wl, t.best, t)
+    if not mine or not best:
+        return None
+
+    def med(xs, i=None):
+        return statistics.median(sum(x) if i is None else x[i] for x in xs.values())
+
+    m, b = med(mine), med(best)
+    return (f"{'the run' if wl != 'phased' else window_name(t, wl)}: pages that reclaim took and the work wanted back (refaults of anonymous and of file "
+            f"pages, medians over the runs, {'the phase' if wl == 'phased' else 'the whole run'}): {fmt(m)} (anon "
+            f"{fmt(med(mine, 0))}, file {fmt(med(mine, 1))}) against {fmt(b)} (anon {fmt(med(best, 0))}, file "
+            f"{fmt(med(best, 1))}) under static {t.best}"
+            + (f", {fmt_ratio(m / b)} times as many" if b > 0 else ""))
+
+
 def _parts_line(data, res, swap, wl, setting):
     """Where in a workload of model.PARTS the setting's time went: its first part and the rest
     (the whole less the first part, run by run), each against the best static value for it,
@@ -574,6 +607,9 @@ def why_section(data, res, rows, rows60, checks, setting="default"):
                 k = _spare_line(data, tables[m], swap, wl, setting) if m in tables else None
                 if k:
                     out.append(f"  - {k}.")
+                k = _refault_line(data, tables[m], swap, wl, setting) if m in tables else None
+                if k:
+                    out.append(f"  - {k}.")
             hm = tables.get(model.headline(wl).name) if wl != "phased" else None
             k = _reclaim_line(data, hm, swap, wl, setting) if hm is not None and "a" in keys else None
             if k:
@@ -605,6 +641,44 @@ def why_section(data, res, rows, rows60, checks, setting="default"):
                        f"{fmt_ratio(model.TARGET_GEOMEAN_MAX)}: {', '.join(above) or 'none'}.")
         out.append("")
     return out
+
+
+def refaults_section(data, res):
+    """Whether the static value that refaulted least was the fastest: for each headline figure
+    (phased: each phase), the static values' median refaults (swap-ins and file refaults, in the
+    figure's window: _refaults) beside their median figure; [] with fewer than two static values
+    or no counters."""
+    rows, agree = [], []
+    for swap in data.swaps:
+        for wl in data.workloads:
+            tables = {t.metric.name: t for t in res.tables.get((swap, wl), [])}
+            for m in (model.PHASES if wl == "phased" else (model.headline(wl).name,)):
+                t = tables.get(m)
+                if t is None or not model.is_static(t.best):
+                    continue
+                ref = {}
+                for s in data.statics:
+                    r = _refaults(data, swap, wl, s, t)
+                    if r and t.stats[s].n:
+                        ref[s] = statistics.median(sum(x) for x in r.values())
+                if len(ref) < 2:
+                    continue
+                fewest = min(ref, key=ref.get)
+                agree.append(fewest == t.best)
+                name = phase_name(t) if wl == "phased" else wl
+                rows.append(f"| {model.SWAP_TITLES.get(swap, swap)} | {name} | "
+                            + " | ".join(f"{fmt(t.stats[s].med)} {t.metric.unit}, {fmt(ref[s])}" if s in ref else "n/a"
+                                         for s in data.statics)
+                            + f" | {t.best} | {fewest}{'' if fewest == t.best else ' (**not the best**)'} |")
+    if not rows:
+        return []
+    return (["### Refaults and time\n",
+             "Each headline figure (phased: each phase) under each static value, beside the pages that reclaim took and "
+             "the work wanted back in the same window (refaults of anonymous and of file pages, medians over the runs). "
+             f"The static value with the fewest was the best on {sum(agree)} of the {len(agree)} figures.\n",
+             "| swap | figure | " + " | ".join(f"static {s}: median, refaults" for s in data.statics)
+             + " | best static | fewest refaults |",
+             "| --- | --- |" + " --- |" * len(data.statics) + " --- | --- |"] + rows + [""])
 
 
 def claims_section(claims):
@@ -892,7 +966,7 @@ def results_md(data, res, rows, rows60, choice, geo, checks, claims, plots):
         out.append(f"![every setting against the best static value](plots/{plots['summary']})\n")
     out += what_ran(data) + configs_section(data) + method(data)
     out += targets_section(data, rows, choice, geo, checks) + why_section(data, res, rows, rows60, checks)
-    out += claims_section(claims)
+    out += refaults_section(data, res) + claims_section(claims)
     out += workload_sections(data, res, plots.get("bars", {}))
     out += reps_section(data, res) + time_section(data) + ts_section(plots.get("ts", []))
     out += cost_section(data) + problems(data)
