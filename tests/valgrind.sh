@@ -99,7 +99,14 @@ long_run() {
 		valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \
 			--log-file="$LOGS/longrun.vg.log" "$BIN" --foreground -v -c "$W/c" 2>"$W/log" &
 		pid=$!
-		sleep 5
+		# The descriptors once it polls (a fixed sleep counted valgrind'"'"'s own on a busy
+		# machine, where the daemon had not opened its files yet: 13 -> 25).
+		i=0
+		while [ "$(grep -c "swappiness" "$W/log")" -lt 2 ]; do
+			i=$((i + 1)); [ $i -lt 6000 ]
+			sleep 0.1
+			kill -0 $pid
+		done
 		fds0=$(ls /proc/$pid/fd | wc -l)
 		i=0
 		while [ "$(grep -c "swappiness" "$W/log")" -lt 10000 ]; do
