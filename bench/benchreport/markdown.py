@@ -340,15 +340,19 @@ def _reclaim_line(data, t, swap, wl, setting):
 
 
 def _refaults(data, swap, wl, setting, t):
-    """{rep: (anon, file)}: the refaults of each run of a setting in the window of one figure
-    (table t): phased's phase (its metrics phaseN_refault_anon/_file), else the whole run
-    (runs.csv)."""
+    """The medians over a setting's runs of its refaults (anonymous and file together, anonymous,
+    file) in the window of one figure (table t): phased's phase (its metrics
+    phaseN_refault_anon/_file), else the whole run (runs.csv); None without the counters."""
     if wl == "phased":
-        pre = t.metric.name.split("_")[0] + "_"
-        a, f = (data.by_rep(swap, wl, setting, pre + k) for k in ("refault_anon", "refault_file"))
+        phase = model.MARKS[t.metric.name]  # phase1_s -> phase1, whose totals are phase1_*
+        a, f = (data.by_rep(swap, wl, setting, f"{phase}_{k}") for k in ("refault_anon", "refault_file"))
     else:
         a, f = (data.counter_by_rep(swap, wl, setting, k) for k in ("refault_anon", "refault_file"))
-    return {rep: (a[rep], f[rep]) for rep in a if rep in f}
+    reps = [rep for rep in a if rep in f]
+    if not reps:
+        return None
+    return (statistics.median(a[r] + f[r] for r in reps), statistics.median(a[r] for r in reps),
+            statistics.median(f[r] for r in reps))
 
 
 def _refault_line(data, t, swap, wl, setting):
@@ -360,16 +364,11 @@ def _refault_line(data, t, swap, wl, setting):
     mine, best = _refaults(data, swap, wl, setting, t), _refaults(data, swap, wl, t.best, t)
     if not mine or not best:
         return None
-
-    def med(xs, i=None):
-        return statistics.median(sum(x) if i is None else x[i] for x in xs.values())
-
-    m, b = med(mine), med(best)
-    return (f"{'the run' if wl != 'phased' else window_name(t, wl)}: pages that reclaim took and the work wanted back (refaults of anonymous and of file "
-            f"pages, medians over the runs, {'the phase' if wl == 'phased' else 'the whole run'}): {fmt(m)} (anon "
-            f"{fmt(med(mine, 0))}, file {fmt(med(mine, 1))}) against {fmt(b)} (anon {fmt(med(best, 0))}, file "
-            f"{fmt(med(best, 1))}) under static {t.best}"
-            + (f", {fmt_ratio(m / b)} times as many" if b > 0 else ""))
+    where, scope = (window_name(t, wl), "the phase") if wl == "phased" else ("the run", "the whole run")
+    return (f"{where}: pages that reclaim took and the work wanted back (refaults of anonymous and of file "
+            f"pages, medians over the runs, {scope}): {fmt(mine[0])} (anon {fmt(mine[1])}, file {fmt(mine[2])}) "
+            f"against {fmt(best[0])} (anon {fmt(best[1])}, file {fmt(best[2])}) under static {t.best}"
+            + (f", {fmt_ratio(mine[0] / best[0])} times as many" if best[0] > 0 else ""))
 
 
 def _parts_line(data, res, swap, wl, setting):
@@ -660,7 +659,7 @@ def refaults_section(data, res):
                 for s in data.statics:
                     r = _refaults(data, swap, wl, s, t)
                     if r and t.stats[s].n:
-                        ref[s] = statistics.median(sum(x) for x in r.values())
+                        ref[s] = r[0]
                 if len(ref) < 2:
                     continue
                 fewest = min(ref, key=ref.get)
