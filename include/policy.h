@@ -8,6 +8,7 @@ enum policy_kind {
 	POLICY_CK,
 	POLICY_TENDENCY,
 	POLICY_ADAPTIVE,
+	POLICY_WORKINGSET,
 	POLICY_COUNT,
 };
 
@@ -128,6 +129,43 @@ enum policy_kind {
 #define POLICY_SPARE_RELAX_S 10
 #define POLICY_SPARE_SWAP_FREE_PCT 50
 
+/*
+ * The workingset policy (autoswappiness(8), THE WORKINGSET POLICY). The kernel counts a
+ * refault as an activation (workingset_activate_anon/_file) when the page's refault
+ * distance was within the working set: had its kind had the room the other kind holds,
+ * it would have stayed. Anonymous refaults of a set larger than RAM are not activations
+ * (the dirtier: 0-104 of 66,000-68,500 at 60, 100 and 200), so the count separates
+ * refaults that a change of vm.swappiness can avoid from those it cannot. The policy
+ * moves the value between WS_LOW and WS_HIGH, the best static values of every workload
+ * the benchmark ran (bench/RESULTS.md): to WS_HIGH while file activations dominate, to
+ * WS_LOW while anonymous ones do, and keeps it otherwise.
+ * A kind dominates when its activations over the last POLICY_ADAPTIVE_WINDOW polls come
+ * to WS_MIN_PPS a second or more and WS_RATIO times the other kind's: totals, since they
+ * come in bursts (the dirtier on disk at 60: 514, 34, 0 file activations a second on three
+ * polls). The value falls at once on a poll with WS_SNAP_PPS anonymous activations a
+ * second: at the high value the kernel swaps out a new working set as it is allocated
+ * (phased phase 2), and each second there costs. For the same reason it goes above
+ * WS_NEUTRAL only while the page cache that no process maps is under
+ * POLICY_SPARE_CEIL_PCT of MemTotal, and comes back to WS_NEUTRAL when it grows to that:
+ * with phase 1's file set in the cache (15-22%), phase 2 began at 200 and 17,500 pages
+ * went out in its first second, before the first anonymous activation (a run of
+ * workingset without that rule: phase 2 took 16.7 s against static 60's 10.0 s).
+ * Measured in the guest of `make bench` (bench/experiments/workingset-2026-12-04), per
+ * second: dirtier at 200, 0-85 anonymous activations; responsiveness at 60 and 200,
+ * 400-3,800 anonymous and under 250 file; the dirtier on zram at 60, 100-1,250 file.
+ * It starts at WS_NEUTRAL, the kernel's equal weighing of the two kinds, and goes back to it
+ * after POLICY_ADAPTIVE_RELAX_S seconds without reclaim: from there a fall costs one poll
+ * and a rise a window, and the workloads that want the low value tie with it at 100
+ * (phased phase 2: 0-100 alike, bench/RESULTS.md of 2026-11-30).
+ */
+#define POLICY_WS_LOW 60
+#define POLICY_WS_NEUTRAL 100
+#define POLICY_WS_HIGH 200
+#define POLICY_WS_MIN_PPS 128
+#define POLICY_WS_RATIO 2
+#define POLICY_WS_SNAP_PPS 512
+#define POLICY_WS_STEP 40
+
 /* What the adaptive controller is doing. */
 enum policy_mode {
 	POLICY_MODE_FREE,      /* following the evidence: rise, hold, relax */
@@ -169,6 +207,12 @@ struct policy_state {
 	unsigned flags[POLICY_ADAPTIVE_WINDOW];
 	uint64_t in_pps[POLICY_ADAPTIVE_WINDOW];
 	uint64_t out_pps[POLICY_ADAPTIVE_WINDOW];
+	/* workingset: the last WINDOW polls' activation rates, newest first (n_polls of them). */
+	uint64_t act_anon_pps[POLICY_ADAPTIVE_WINDOW];
+	uint64_t act_file_pps[POLICY_ADAPTIVE_WINDOW];
+	int ws_bias;	   /* added to the tendency's formula */
+	bool ws_snap;	   /* the last fall was a snap: at most POLICY_WS_LOW */
+	bool ws_low_cache; /* the window's polls had little unmapped cache */
 };
 
 struct policy_result {
@@ -187,6 +231,8 @@ struct policy_result {
 	uint64_t swapin_pps;
 	uint64_t swapout_pps;
 	uint64_t scan_pps;
+	uint64_t activate_anon_pps; /* workingset_activate_anon/_file */
+	uint64_t activate_file_pps;
 	bool active; /* reclaim, refaults or stalls: poll again soon */
 	/* tendency: why target is not the formula's swap_tendency (POLICY_KEPT_NONE: it is). */
 	/* POLICY_KEPT_SPARE: sparing the cache, at state->spare_top, above the configured range. */
@@ -195,7 +241,8 @@ struct policy_result {
 	char reason[128];
 };
 
-/* Returns the policy's name ("ck", "tendency", "adaptive"), or NULL for an invalid kind. */
+/* Returns the policy's name ("ck", "tendency", "adaptive", "workingset"), or NULL for an
+ * invalid kind. */
 const char *policy_name(enum policy_kind kind);
 
 /* Returns 0 and sets *ret_kind for a known name, -EINVAL otherwise. */

@@ -29,6 +29,11 @@ struct sample {
 	bool has_refaults; /* workingset_refault_anon/_file: Linux 5.9+ */
 	uint64_t refault_anon_pages;
 	uint64_t refault_file_pages;
+	/* workingset_activate_anon/_file (Linux 5.9+): the refaults whose refault distance
+	 * was within the working set, so that more room for their kind would have kept them. */
+	bool has_activations;
+	uint64_t activate_anon_pages;
+	uint64_t activate_file_pages;
 
 	/* /proc/pressure/memory */
 	bool has_psi;

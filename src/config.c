@@ -170,7 +170,7 @@ config_set(struct config *c, const char *section, const char *key, const char *v
 	switch (k) {
 	case CONFIG_KEY_POLICY_NAME:
 		if (policy_from_name(value, &c->policy) < 0) {
-			snprintf(err, errlen, "key 'name': expected ck, tendency or adaptive, got '%s'", value);
+			snprintf(err, errlen, "key 'name': expected ck, tendency, adaptive or workingset, got '%s'", value);
 			r = -EINVAL;
 		}
 		break;

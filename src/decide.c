@@ -9,7 +9,7 @@ decide_max(const struct config *cfg, const struct sample *s)
 int
 decide_spare_top(const struct config *cfg, int max, int kernel_max)
 {
-	if (cfg->policy != POLICY_TENDENCY || cfg->max != CONFIG_MAX_AUTO || max != 100 || kernel_max < 200)
+	if ((cfg->policy != POLICY_TENDENCY && cfg->policy != POLICY_WORKINGSET) || cfg->max != CONFIG_MAX_AUTO || max != 100 || kernel_max < 200)
 		return 0;
 	return 200;
 }

@@ -219,6 +219,22 @@ put_inputs(struct textbuf *t, const struct explain_input *in)
 			    "swings from poll to poll: it keeps %d.\n",
 			    POLICY_TENDENCY_TOP_HOLD_S, pr->target);
 		break;
+	case POLICY_WORKINGSET:
+		if (!in->cur->has_activations) {
+			textbuf_put(t,
+			    "The workingset policy needs the kernel's workingset_activate_anon and _file counters "
+			    "(Linux 5.9 and later), which this kernel does not show; it runs the tendency policy "
+			    "instead: %s.\n",
+			    pr->reason);
+			break;
+		}
+		textbuf_put(t,
+		    "The workingset policy moves the value between %d and %d on the refaults the kernel counts as "
+		    "its working set coming back (%llu anonymous and %llu file pages a second here); one look says: "
+		    "%s. The running daemon keeps its value until one kind dominates.\n",
+		    POLICY_WS_LOW, POLICY_WS_HIGH, (unsigned long long)pr->activate_anon_pps,
+		    (unsigned long long)pr->activate_file_pps, pr->reason);
+		break;
 	default:
 		textbuf_put(t,
 		    "The adaptive policy learns from poll to poll; one look without history says: %s. "

@@ -8,6 +8,7 @@ static const char *const policy_names[POLICY_COUNT] = {
 	[POLICY_CK] = "ck",
 	[POLICY_TENDENCY] = "tendency",
 	[POLICY_ADAPTIVE] = "adaptive",
+	[POLICY_WORKINGSET] = "workingset",
 };
 
 const char *
@@ -52,6 +53,12 @@ delta(uint64_t now, uint64_t before)
 {
 	/* Counters only grow; a smaller value means a reset, which says nothing. */
 	return now > before ? now - before : 0;
+}
+
+static int
+max_int(int a, int b)
+{
+	return a > b ? a : b;
 }
 
 static int
@@ -133,6 +140,10 @@ compute_rates(const struct sample *prev, const struct sample *cur, struct policy
 	if (prev->has_refaults && cur->has_refaults) {
 		r->file_refault_pps = rate_pps(cur->refault_file_pages, prev->refault_file_pages, dt);
 		r->anon_refault_pps = rate_pps(cur->refault_anon_pages, prev->refault_anon_pages, dt);
+	}
+	if (prev->has_activations && cur->has_activations) {
+		r->activate_anon_pps = rate_pps(cur->activate_anon_pages, prev->activate_anon_pages, dt);
+		r->activate_file_pps = rate_pps(cur->activate_file_pages, prev->activate_file_pages, dt);
 	}
 	if (prev->has_vmstat && cur->has_vmstat) {
 		r->swapin_pps = rate_pps(cur->pswpin_pages, prev->pswpin_pages, dt);
@@ -577,6 +588,116 @@ tendency(struct policy_state *st, const struct sample *cur, bool reclaim, bool h
 	spare(st, cur, has_rates, r);
 }
 
+/* Whether activations a dominate b (POLICY_WS_MIN_PPS and POLICY_WS_RATIO times). */
+static bool
+dominates(uint64_t a, uint64_t b)
+{
+	return a >= POLICY_WS_MIN_PPS && scaled_ge(a, 1, b, POLICY_WS_RATIO);
+}
+
+/* The mean of the last n_polls (up to WINDOW) rates of pps. */
+static uint64_t
+window_pps(const struct policy_state *st, const uint64_t *pps)
+{
+	unsigned __int128 sum = 0;
+	unsigned n = st->n_polls < POLICY_ADAPTIVE_WINDOW ? st->n_polls : POLICY_ADAPTIVE_WINDOW;
+
+	for (unsigned i = 0; i < n; i++)
+		sum += pps[i];
+	return n ? (uint64_t)(sum / n) : 0;
+}
+
+/*
+ * The workingset policy (include/policy.h says where its constants come from): the
+ * tendency policy's value, steered by the kernel's activations. A bias, added to the
+ * formula, grows by POLICY_WS_STEP a poll while file activations dominate (and little
+ * unmapped cache is left) and shrinks by as much while anonymous ones do; it falls to at
+ * most POLICY_WS_LOW at once on a poll of POLICY_WS_SNAP_PPS anonymous ones, and is
+ * forgotten after POLICY_ADAPTIVE_RELAX_S without reclaim. Without the activation
+ * counters (before Linux 5.9) it is tendency.
+ */
+static void
+workingset(struct policy_state *st, const struct sample *prev, const struct sample *cur, bool reclaim,
+	   bool has_rates, struct policy_result *r)
+{
+	uint64_t a = r->activate_anon_pps, f = r->activate_file_pps, wa, wf;
+	int now, base, to, lo, hi, cap;
+	bool low_cache = r->unmapped_cache_pct < POLICY_SPARE_CEIL_PCT;
+	const char *why = NULL;
+
+	tendency(st, cur, reclaim, has_rates, r);
+	if (!cur->has_activations || (prev && !prev->has_activations) || !st || !has_rates)
+		return;
+	now = clamp_int(st->has_value ? st->value : st->knob, 0, 200);
+	if (reclaim || r->distress > 0 || a > 0 || f > 0) {
+		st->busy_us = cur->time_us;
+	} else if (cur->time_us >= st->busy_us &&
+		   cur->time_us - st->busy_us >= seconds_us(POLICY_ADAPTIVE_RELAX_S)) {
+		st->ws_bias = 0;
+		st->n_polls = 0;
+	}
+	/* The window holds only polls with little unmapped cache, or only polls with much:
+	 * a drop of the cache (a phase's file set freed) starts it afresh. */
+	if (st->n_polls > 0 && st->ws_low_cache != low_cache)
+		st->n_polls = 0;
+	st->ws_low_cache = low_cache;
+	memmove(st->act_anon_pps + 1, st->act_anon_pps, sizeof(st->act_anon_pps) - sizeof(st->act_anon_pps[0]));
+	memmove(st->act_file_pps + 1, st->act_file_pps, sizeof(st->act_file_pps) - sizeof(st->act_file_pps[0]));
+	st->act_anon_pps[0] = a;
+	st->act_file_pps[0] = f;
+	if (st->n_polls < POLICY_ADAPTIVE_WINDOW)
+		st->n_polls++;
+	wa = window_pps(st, st->act_anon_pps);
+	wf = window_pps(st, st->act_file_pps);
+	if (a >= POLICY_WS_SNAP_PPS && dominates(a, f)) {
+		st->ws_bias = min_int(st->ws_bias, 0) - POLICY_WS_STEP;
+		st->ws_snap = true;
+		why = "anonymous";
+	} else if (st->n_polls >= POLICY_ADAPTIVE_WINDOW && dominates(wa, wf)) {
+		st->ws_bias = min_int(st->ws_bias, 0) - POLICY_WS_STEP;
+		st->ws_snap = false;
+		why = "anonymous";
+	} else if (st->n_polls >= POLICY_ADAPTIVE_WINDOW && low_cache && dominates(wf, wa)) {
+		st->ws_bias = max_int(st->ws_bias, 0) + POLICY_WS_STEP;
+		st->ws_snap = false;
+		why = "file";
+	} else if (!low_cache && st->ws_bias > 0) {
+		st->ws_bias = 0;
+	}
+	st->ws_bias = clamp_int(st->ws_bias, -200, 200);
+	if (st->ws_bias == 0 || r->kept == POLICY_KEPT_NO_RECLAIM ||
+	    (st->ws_bias > 0 && r->kept != POLICY_KEPT_NONE))
+		return;
+	base = r->kept == POLICY_KEPT_NONE ? r->swap_tendency : now;
+	if (r->kept == POLICY_KEPT_SPARE)
+		base = r->target;
+	else if (st->top > 0)
+		base = min_int(base, st->top);
+	to = base + st->ws_bias;
+	if (st->ws_bias < 0) {
+		lo = min_int(base, POLICY_WS_LOW);
+		to = st->ws_snap ? min_int(to, lo) : to;
+		to = max_int(to, lo);
+	} else {
+		hi = max_int(base, POLICY_WS_HIGH);
+		to = min_int(to, hi);
+	}
+	cap = cur->swap_total_kib == 0 ? 0 : min_int(200, POLICY_ADAPTIVE_SWAP_CAP_MUL * r->swap_centile);
+	if (st->ws_bias > 0)
+		to = min_int(to, max_int(cap, base));
+	r->target = clamp_int(to, 0, 200);
+	r->kept = POLICY_KEPT_NONE;
+	/* Above the configured top only where sparing the cache may go (max = auto on disk). */
+	if (st->top > 0 && r->target > st->top) {
+		if (st->spare_top > st->top)
+			r->kept = POLICY_KEPT_SPARE;
+		r->target = min_int(r->target, max_int(st->spare_top, st->top));
+	}
+	snprintf(r->reason + strlen(r->reason), sizeof(r->reason) - strlen(r->reason),
+		 "; %s %+d to %d: working set refaults anon %llu/s, file %llu/s", why ? why : "bias", st->ws_bias,
+		 r->target, (unsigned long long)wa, (unsigned long long)wf);
+}
+
 #undef REASON
 
 int
@@ -647,6 +768,9 @@ policy_evaluate(enum policy_kind kind, struct policy_state *state, const struct 
 		break;
 	case POLICY_ADAPTIVE:
 		adaptive(state ? state : &scratch, cur, has_rates, &r);
+		break;
+	case POLICY_WORKINGSET:
+		workingset(state, prev, cur, reclaimed(prev, cur), has_rates, &r);
 		break;
 	default:
 		return -EINVAL;

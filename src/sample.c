@@ -36,7 +36,8 @@ static enum vmstat_item vmstat_items[] = {
 enum { VM_SCAN_KSWAPD, VM_SCAN_DIRECT, VM_STEAL_KSWAPD, VM_STEAL_DIRECT, VM_PSWPIN, VM_PSWPOUT };
 
 /* libproc2 4.0 does not know these (added to the kernel in 5.9). */
-static const char *const refault_keys[] = { "workingset_refault_anon", "workingset_refault_file" };
+static const char *const refault_keys[] = { "workingset_refault_anon", "workingset_refault_file",
+					     "workingset_activate_anon", "workingset_activate_file" };
 
 struct sampler {
 	struct meminfo_info *meminfo;
@@ -164,7 +165,8 @@ read_vmstat(struct sampler *s, struct sample *out)
 static void
 read_refaults(struct sampler *s, struct sample *out)
 {
-	uint64_t v[2];
+	uint64_t v[4];
+	uint32_t found;
 	ssize_t n;
 
 	if (s->vmstat_fd < 0)
@@ -174,7 +176,8 @@ read_refaults(struct sampler *s, struct sample *out)
 		s->err.refaults = (int)-n;
 		return;
 	}
-	if (parse_keyed_u64(s->vmstat_buf.data, (size_t)n, refault_keys, 2, v) != 3) {
+	found = parse_keyed_u64(s->vmstat_buf.data, (size_t)n, refault_keys, 4, v);
+	if ((found & 3) != 3) {
 		s->err.refaults = ENOENT;
 		return;
 	}
@@ -182,6 +185,9 @@ read_refaults(struct sampler *s, struct sample *out)
 	out->has_refaults = true;
 	out->refault_anon_pages = v[0];
 	out->refault_file_pages = v[1];
+	out->has_activations = (found & 12) == 12;
+	out->activate_anon_pages = v[2];
+	out->activate_file_pages = v[3];
 }
 
 static void

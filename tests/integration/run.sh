@@ -831,6 +831,7 @@ check "knob untouched under EROFS" knob_is 60
 source "$TOP/tests/integration/harden-files.sh"
 source "$TOP/tests/integration/daemon-hardening.sh"
 source "$TOP/tests/integration/adaptive.sh"
+source "$TOP/tests/integration/workingset.sh"
 source "$TOP/tests/integration/explain.sh"
 source "$TOP/tests/integration/coexist.sh"
 source "$TOP/tests/integration/psi-trigger.sh"

@@ -40,6 +40,13 @@ noisy(uint64_t delta, unsigned pct, uint64_t *rng)
 	X(psi.some_total_us)                                                                                           \
 	X(psi.full_total_us)
 
+/* Counters added later: their noise comes from a stream of its own (a copy of the row's
+ * generator state, scrambled), so that the draws of the counters above, and with them every
+ * bound that older traces were replayed against, stay as they were. */
+#define EACH_LATER_COUNTER(X)                                                                                          \
+	X(activate_anon_pages)                                                                                         \
+	X(activate_file_pages)
+
 /* Appends to out the sample that follows prev (NULL: the first) when the kernel went from
  * a to b: b's gauges, prev's counters moved by b - a times the noise, time by b - a. */
 static void
@@ -52,8 +59,13 @@ step_sample(const struct sample *prev, const struct sample *a, const struct samp
 	if (!a)
 		a = b; /* the trace's first row: nothing moved */
 	out->time_us = prev->time_us + (b->time_us > a->time_us ? b->time_us - a->time_us : 0);
+	uint64_t later = *rng ^ 0x9e3779b97f4a7c15u;
+
 #define STEP(field) out->field = prev->field + noisy(b->field > a->field ? b->field - a->field : 0, pct, rng);
 	EACH_COUNTER(STEP)
+#undef STEP
+#define STEP(field) out->field = prev->field + noisy(b->field > a->field ? b->field - a->field : 0, pct, &later);
+	EACH_LATER_COUNTER(STEP)
 #undef STEP
 }
 

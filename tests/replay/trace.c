@@ -32,6 +32,8 @@ enum field {
 	F_SWAP_DEVICES,
 	F_SWAP_ZRAM,
 	F_ZSWAP,
+	F_ACTIVATE_ANON,
+	F_ACTIVATE_FILE,
 	F_COUNT,
 	F_IGNORED = F_COUNT,
 };
@@ -63,6 +65,8 @@ static const struct {
 	[F_SWAP_DEVICES] = {"swap_devices", false},
 	[F_SWAP_ZRAM] = {"swap_zram", false},
 	[F_ZSWAP] = {"zswap", false},
+	[F_ACTIVATE_ANON] = {"activate_anon", false},
+	[F_ACTIVATE_FILE] = {"activate_file", false},
 };
 
 #define TRACE_MAX_COLUMNS 64
@@ -173,6 +177,9 @@ fill_sample(const int64_t *v, struct trace_row *row)
 	s->has_refaults = v[F_REFAULT_ANON] >= 0 && v[F_REFAULT_FILE] >= 0;
 	s->refault_anon_pages = u(v[F_REFAULT_ANON]);
 	s->refault_file_pages = u(v[F_REFAULT_FILE]);
+	s->has_activations = v[F_ACTIVATE_ANON] >= 0 && v[F_ACTIVATE_FILE] >= 0;
+	s->activate_anon_pages = u(v[F_ACTIVATE_ANON]);
+	s->activate_file_pages = u(v[F_ACTIVATE_FILE]);
 	s->has_psi = v[F_PSI_SOME] >= 0;
 	s->psi.some_total_us = u(v[F_PSI_SOME]);
 	s->psi.has_full = v[F_PSI_FULL] >= 0;

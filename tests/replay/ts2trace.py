@@ -38,6 +38,7 @@ COLUMNS = [
     ("psi_some_us", "psi_some_us"), ("psi_full_us", "psi_full_us"),
     ("psi_some_avg10_centipct", None),
     ("swap_devices", "swap_devices"), ("swap_zram", "swap_zram"), ("zswap", "zswap"),
+    ("activate_anon", "activate_anon"), ("activate_file", "activate_file"),
 ]
 
 
@@ -157,8 +158,8 @@ def main():
                 vals.append(phase_of(t, t0, t1, run_phases))
             elif col == "psi_some_avg10_centipct":
                 vals.append(-1 if avg10 < 0 else round(avg10 * 100))
-            else:
-                vals.append(int(r[src]))
+            else:  # columns newer than the series: -1, as the sampler writes what it cannot read
+                vals.append(int(r[src]) if r.get(src) not in (None, "") else -1)
         w.writerow(vals)
 
 

@@ -330,6 +330,159 @@ test_tendency_memory(void **state)
 	assert_int_equal(r.target, 50);
 }
 
+/* The workingset policy poll by poll: activations a second (anonymous, file) in the
+ * second before each poll, reclaim or not, the page cache (of 1000 KiB of RAM, none of it
+ * mapped), the target and the reason. */
+static void
+test_workingset(void **state)
+{
+	static const struct {
+		uint64_t anon, file;
+		bool reclaim;
+		uint64_t cached;
+		uint64_t dt_s; /* seconds since the poll before (0: 1) */
+		int want;
+		const char *reason;
+	} steps[] = {
+		{ 0, 0, false, 0, 0, 100, "start at 100" }, /* whatever the knob held: the neutral value */
+		{ 0, 0, false, 0, 0, 100, "stay at 100: working set refaults anon 0/s, file 0/s" },
+		/* A burst of file activations: the mean of the two polls with rates so far, 257/s. */
+		{ 0, 514, true, 0, 0, 200,
+		  "to 200: file working set refaults 257/s, anonymous 0/s, unmapped cache 0%" },
+		{ 34, 0, true, 0, 0, 200, "stay at 200: working set refaults anon 11/s, file 171/s" },
+		/* Anonymous activations under MIN_PPS (the dirtier at 200: 0-85/s): kept. */
+		{ 85, 0, true, 0, 0, 200, "stay at 200: working set refaults anon 39/s, file 171/s" },
+		{ 85, 0, true, 0, 0, 200, "stay at 200: working set refaults anon 68/s, file 0/s" },
+		/* 512/s on one poll, twice the file's: down at once. */
+		{ 512, 100, true, 0, 0, 60, "to 60: anonymous working set refaults 227/s, file 33/s" },
+		/* Both kinds, neither twice the other: kept. */
+		{ 300, 200, true, 0, 0, 60, "stay at 60: working set refaults anon 299/s, file 100/s" },
+		{ 300, 200, true, 0, 0, 60, "stay at 60: working set refaults anon 370/s, file 166/s" },
+		{ 300, 200, true, 0, 0, 60, "stay at 60: working set refaults anon 300/s, file 200/s" },
+		/* File twice the anonymous over the window, not yet on one poll. */
+		{ 0, 500, true, 0, 0, 60, "stay at 60: working set refaults anon 200/s, file 300/s" },
+		/* With 10% of RAM in unmapped cache, no higher than the neutral value. */
+		{ 0, 500, true, 100, 0, 100,
+		  "to 100: file working set refaults 400/s, anonymous 100/s, unmapped cache 10%" },
+		{ 0, 500, true, 99, 0, 200,
+		  "to 200: file working set refaults 500/s, anonymous 0/s, unmapped cache 9%" },
+		/* At 200, the cache grows to 10%: back to the neutral value. */
+		{ 0, 500, true, 100, 0, 100, "to 100: unmapped cache 10%" },
+		{ 0, 500, true, 0, 0, 200,
+		  "to 200: file working set refaults 500/s, anonymous 0/s, unmapped cache 0%" },
+		/* 512/s of anonymous ones but the file's as many: one poll does not snap; the window
+		 * (170 against 500) does not either. */
+		{ 512, 500, true, 0, 0, 200, "stay at 200: working set refaults anon 170/s, file 500/s" },
+		/* The votes of the window: anonymous 400/s over three polls, under the snap on each. */
+		{ 350, 0, true, 0, 0, 200, "stay at 200: working set refaults anon 287/s, file 333/s" },
+		{ 350, 0, true, 0, 0, 60, "to 60: anonymous working set refaults 404/s, file 166/s" },
+		/* Quiet: the value is kept for RELAX_S, then the neutral value. */
+		{ 0, 0, false, 0, 29, 60, "stay at 60: working set refaults anon 233/s, file 0/s" },
+		{ 0, 0, false, 0, 1, 100, "back to 100: no reclaim for 30 s" },
+		/* The window starts afresh after the relax. */
+		{ 0, 200, true, 0, 0, 200,
+		  "to 200: file working set refaults 200/s, anonymous 0/s, unmapped cache 0%" },
+	};
+	struct policy_state st = { 0 };
+	struct sample prev, cur = mem(1000, 500, 0, 0, 0, 1000, 1000);
+	struct policy_result r;
+	int knob = 60;
+
+	(void)state;
+	cur.has_vmstat = cur.has_refaults = cur.has_activations = cur.has_psi = true;
+	cur.time_us = 1000000;
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		uint64_t dt = steps[i].dt_s ? steps[i].dt_s : 1;
+
+		if (i > 0) {
+			prev = cur;
+			cur.time_us += dt * 1000000;
+			cur.activate_anon_pages += steps[i].anon * dt;
+			cur.activate_file_pages += steps[i].file * dt;
+			cur.pgscan_pages += steps[i].reclaim ? 1000 : 0;
+			cur.pgsteal_pages += steps[i].reclaim ? 1000 : 0;
+		}
+		cur.cached_kib = steps[i].cached;
+		cur.mem_free_kib = 500 - steps[i].cached;
+		policy_begin(&st, knob);
+		assert_int_equal(policy_evaluate(POLICY_WORKINGSET, &st, i > 0 ? &prev : NULL, &cur, &r), 0);
+		if (r.target != steps[i].want || strcmp(r.reason, steps[i].reason) != 0)
+			fail_msg("step %zu: %d '%s', want %d '%s'", i, r.target, r.reason, steps[i].want,
+				 steps[i].reason);
+		knob = r.target;
+		policy_observe(&st, knob, 200);
+	}
+}
+
+/* The workingset policy's edges: the free swap caps it, huge rates do not wrap, one look
+ * without history, and a kernel without the activation counters gets tendency. */
+static void
+test_workingset_edges(void **state)
+{
+	struct policy_state st = { 0 }, t = { 0 };
+	struct sample prev = mem(1000, 500, 0, 0, 0, 1000, 1000), cur;
+	struct policy_result r, rt;
+
+	(void)state;
+	prev.has_vmstat = prev.has_refaults = prev.has_activations = true;
+	prev.time_us = 1000000;
+	policy_begin(&st, 60);
+	assert_int_equal(policy_evaluate(POLICY_WORKINGSET, &st, NULL, &prev, &r), 0);
+	policy_observe(&st, r.target, 200);
+
+	/* 10% of the swap free: swap_centile 10, capped at 4 * 10. */
+	cur = prev;
+	cur.swap_free_kib = 100;
+	cur.time_us += 1000000;
+	cur.activate_file_pages += 1000;
+	assert_int_equal(policy_evaluate(POLICY_WORKINGSET, &st, &prev, &cur, &r), 0);
+	assert_int_equal(r.target, 40);
+	assert_string_equal(r.reason, "to 200: file working set refaults 1000/s, anonymous 0/s, unmapped cache 0%; free swap caps at 40");
+
+	/* Counters near 2^64 that jump: rates near UINT64_MAX, sums that would wrap in 64 bits. */
+	st = (struct policy_state){ 0 };
+	policy_begin(&st, 60);
+	prev.activate_anon_pages = 0;
+	prev.activate_file_pages = 0;
+	assert_int_equal(policy_evaluate(POLICY_WORKINGSET, &st, NULL, &prev, &r), 0);
+	policy_observe(&st, r.target, 200);
+	for (int i = 0; i < 3; i++) {
+		cur = prev;
+		cur.time_us += 1000000;
+		cur.activate_anon_pages = prev.activate_anon_pages + UINT64_MAX / 4;
+		cur.activate_file_pages = prev.activate_file_pages + 1;
+		assert_int_equal(policy_evaluate(POLICY_WORKINGSET, &st, &prev, &cur, &r), 0);
+		assert_int_equal(r.target, 60);
+		policy_observe(&st, r.target, 200);
+		prev = cur;
+	}
+	assert_true(r.activate_anon_pps == UINT64_MAX / 4);
+
+	/* One look without history (--once): where this poll points. */
+	cur = prev;
+	cur.time_us += 1000000;
+	cur.activate_file_pages += 300;
+	assert_int_equal(policy_evaluate(POLICY_WORKINGSET, NULL, &prev, &cur, &r), 0);
+	assert_int_equal(r.target, 200);
+	assert_string_equal(r.reason, "working set refaults anon 0/s, file 300/s");
+
+	/* No activation counters (before Linux 5.9): the tendency policy, decision for decision. */
+	cur.has_activations = false;
+	st = (struct policy_state){ 0 };
+	policy_begin(&st, 60);
+	policy_begin(&t, 60);
+	assert_int_equal(policy_evaluate(POLICY_WORKINGSET, &st, &prev, &cur, &r), 0);
+	assert_int_equal(policy_evaluate(POLICY_TENDENCY, &t, &prev, &cur, &rt), 0);
+	assert_int_equal(r.target, rt.target);
+	assert_string_equal(r.reason, rt.reason);
+	/* Nor in the sample before. */
+	cur.has_activations = true;
+	prev.has_activations = false;
+	assert_int_equal(policy_evaluate(POLICY_WORKINGSET, &st, &prev, &cur, &r), 0);
+	assert_int_equal(policy_evaluate(POLICY_TENDENCY, &t, &prev, &cur, &rt), 0);
+	assert_int_equal(r.target, rt.target);
+}
+
 static void
 test_names(void **state)
 {
@@ -339,6 +492,9 @@ test_names(void **state)
 	assert_string_equal(policy_name(POLICY_CK), "ck");
 	assert_string_equal(policy_name(POLICY_TENDENCY), "tendency");
 	assert_string_equal(policy_name(POLICY_ADAPTIVE), "adaptive");
+	assert_string_equal(policy_name(POLICY_WORKINGSET), "workingset");
+	assert_int_equal(policy_from_name("workingset", &k), 0);
+	assert_int_equal(k, POLICY_WORKINGSET);
 	assert_null(policy_name(POLICY_COUNT));
 	assert_int_equal(policy_from_name("tendency", &k), 0);
 	assert_int_equal(k, POLICY_TENDENCY);
@@ -862,6 +1018,7 @@ main(void)
 		cmocka_unit_test(test_adaptive_rates_without_history), cmocka_unit_test(test_adaptive_backoff),
 		cmocka_unit_test(test_adaptive_settles), cmocka_unit_test(test_device_max),
 		cmocka_unit_test(test_adaptive_huge_rates),
+		cmocka_unit_test(test_workingset),	    cmocka_unit_test(test_workingset_edges),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -787,6 +787,28 @@ static const struct world_bound world_bounds[] = {
 	 "nor in responsiveness: about static 100's 2,784 pages swapped in over pass 1 (200: 10,544)"},
 	{"dirtier", "max200", POLICY_TENDENCY, "pass1", 0, 17000, 0, -1,
 	 "tendency: 15.6-16.4 s, high after 3 polls (200: 7.0 s, 100: 22.0 s)"},
+
+	/* workingset, on the traces with activations (WORKLOAD-act-sN.csv, 2026-12-04): statics
+	 * 60 and 200 only, so 100 is replayed from one of them. */
+	{"responsiveness-act", "max200", POLICY_WORKINGSET, "pass1", 0, 8500, 0, 40000,
+	 "60 from setup on, on the first poll with 512 anonymous activations a second: static 60's "
+	 "8.0 s and 37,585 pages swapped in (200: 11.0 s, 45,988)"},
+	{"responsiveness-act", "shipped-max200", POLICY_WORKINGSET, "pass1", 0, 8500, 0, 40000,
+	 "the same at the shipped pace"},
+	{"phased-act", "max200", POLICY_WORKINGSET, "phase2", 0, 11500, 0, 100,
+	 "static 60's 11.0 s and 16 pages swapped in (200: 33.0 s, 154,651): never above 100 with "
+	 "phase 1's file set in the cache"},
+	{"phased-act", "max200", POLICY_WORKINGSET, "phase1", 0, 11500, 0, -1,
+	 "KNOWN (issue 13): 11 s, near static 60's 12.0 s (200: 8.0 s): at 100 while the file set "
+	 "fills the cache, the price of phase 2"},
+	{"compile-act", "max200", POLICY_WORKINGSET, "build", 0, 34000, 0, -1,
+	 "200 once the file activations dominate: 32 s (200: 26.0 s, 60: 42.0 s)"},
+	{"dirtier-act-zram", "max200", POLICY_WORKINGSET, "pass1", 0, 6500, 0, -1,
+	 "200 from its 3rd poll: 6.0 s (200: 4.0 s, 60: 7.0 s)"},
+	{"dirtier-act-zram", "max200", POLICY_WORKINGSET, "pass2", 0, 7500, 0, -1, "static 200's 7.0 s"},
+	{"dirtier-act", "max200", POLICY_WORKINGSET, "pass1", 0, 5500, 0, -1,
+	 "KNOWN BAD: 5.0 s, static 60's (200: 4.0 s): on disk swap the file activations of pass 1 "
+	 "come late and in bursts (514, 34, 0 a second), and 200 comes with pass 2"},
 };
 
 /* Traces are loaded once and kept for the run (freed at exit). */

@@ -1,0 +1,67 @@
+# Sourced by tests/integration/run.sh: the workingset policy in the real binary
+# (autoswappiness(8), THE WORKINGSET POLICY): it reads workingset_activate_anon and
+# _file from /proc/vmstat and moves the value between 60 and 200 on them.
+
+# ws_vmstat ANON FILE SCANNED [NO_ACTIVATIONS]: cumulative activation counters and reclaim
+# (all stolen); with a fourth argument the activate lines are left out, as on Linux 5.8.
+ws_vmstat() {
+	awk -v a="$1" -v f="$2" -v sc="$3" -v drop="${4:-}" '
+		/^workingset_activate_anon / { if (drop == "") printf "workingset_activate_anon %012d\n", a; next }
+		/^workingset_activate_file / { if (drop == "") printf "workingset_activate_file %012d\n", f; next }
+		/^pgscan_kswapd / { printf "pgscan_kswapd %012d\n", sc; next }
+		/^pgsteal_kswapd / { printf "pgsteal_kswapd %012d\n", sc; next }
+		{ print }' "$DATA/vmstat.host-idle" >"$WORK/vmstat.new"
+	put "$WORK/vmstat.new" "$V"
+}
+ws_a=0 ws_f=0 ws_sc=0
+# ws_pump SECONDS ANON FILE COMMAND...: the activations grow by these every 50 ms (with
+# reclaim) until COMMAND succeeds; the daemon polls every 500 ms.
+ws_pump() {
+	local end=$((SECONDS + $1)) as=$2 fs=$3
+	shift 3
+	until "$@"; do
+		[ $SECONDS -lt $end ] || return 1
+		ws_a=$((ws_a + as)) ws_f=$((ws_f + fs)) ws_sc=$((ws_sc + 1000))
+		ws_vmstat $ws_a $ws_f $ws_sc
+		sleep 0.05
+	done
+}
+
+printf '[policy]\nname = workingset\n[limits]\nmax = 200\n[daemon]\ninterval_ms = 500\n' >"$CONF/workingset.conf"
+fake_swaps /dev/vdb
+# 1% of RAM in page cache that no process maps (Cached + Buffers - Mapped - Shmem).
+fake_meminfo 1000000 300000 0 50000 0 40000 1000000 1000000
+ws_vmstat 0 0 0
+
+set_knob 60
+start_daemon -c "$CONF/workingset.conf"
+check "workingset: starts at 100" wait_for 15 knob_is 100
+check "workingset: file working-set refaults raise it to 200" ws_pump 15 0 100 knob_is 200
+check "workingset: the rise says why" log_has 'to 200: file working set refaults [0-9]*/s, anonymous 0/s, unmapped cache 1%'
+# 20% unmapped: no higher than 100, the neutral value.
+fake_meminfo 1000000 300000 50000 250000 0 100000 1000000 1000000
+check "workingset: a page cache of 20% brings it back to 100" ws_pump 15 0 100 knob_is 100
+check "workingset: and says why" log_has 'to 100: unmapped cache 20%'
+check "workingset: anonymous ones take it to 60" ws_pump 15 100 0 knob_is 60
+check "workingset: the fall says why" log_has 'to 60: anonymous working set refaults [0-9]*/s, file [0-9]*/s'
+ws_pump 3 100 100 false || true # 3 s of both kinds alike
+check "workingset: both alike: kept at 60" knob_is 60
+check "workingset: and says so" log_has 'stay at 60: working set refaults anon [0-9]*/s, file [0-9]*/s'
+check "workingset: file ones with that cache: to 100, not 200" ws_pump 15 0 100 knob_is 100
+check "workingset: that rise says why" log_has 'to 100: file working set refaults [0-9]*/s, anonymous [0-9]*/s, unmapped cache 20%'
+stop_daemon TERM || true
+check "workingset: restores the original" knob_is 60
+
+# --once decides as the daemon's first poll does: the neutral value.
+ws_vmstat 0 0 0
+out=$("$BIN" --once --dry-run -c "$CONF/workingset.conf")
+check "--once workingset starts at 100" grep -q '^policy=workingset swappiness=100 .*target=100 ' <<<"$out"
+# A kernel without the activation counters (before 5.9): the tendency policy decides.
+ws_vmstat 0 0 0 drop
+printf '[policy]\nname = tendency\n[limits]\nmax = 200\n' >"$CONF/ws-tendency.conf"
+out=$("$BIN" --once --dry-run -c "$CONF/workingset.conf")
+want=$("$BIN" --once --dry-run -c "$CONF/ws-tendency.conf")
+check "--once workingset without activation counters: tendency's decision" \
+	test "${out#policy=workingset }" = "${want#policy=tendency }"
+check "--explain says so" bash -c '"$1" --explain -c "$2" | grep -q "which this kernel does not show; it runs the tendency policy"' _ "$BIN" "$CONF/workingset.conf"
+fake_vmstat 0 0 0 0 0
