@@ -130,36 +130,39 @@ enum policy_kind {
 #define POLICY_SPARE_SWAP_FREE_PCT 50
 
 /*
- * The workingset policy (autoswappiness(8), THE WORKINGSET POLICY). The kernel counts a
- * refault as an activation (workingset_activate_anon/_file) when the page's refault
- * distance was within the working set: had its kind had the room the other kind holds,
- * it would have stayed. Anonymous refaults of a set larger than RAM are not activations
- * (the dirtier: 0-104 of 66,000-68,500 at 60, 100 and 200), so the count separates
- * refaults that a change of vm.swappiness can avoid from those it cannot. The policy
- * moves the value between WS_LOW and WS_HIGH, the best static values of every workload
- * the benchmark ran (bench/RESULTS.md): to WS_HIGH while file activations dominate, to
- * WS_LOW while anonymous ones do, and keeps it otherwise.
- * A kind dominates when its activations over the last POLICY_ADAPTIVE_WINDOW polls come
- * to WS_MIN_PPS a second or more and WS_RATIO times the other kind's: totals, since they
- * come in bursts (the dirtier on disk at 60: 514, 34, 0 file activations a second on three
- * polls). The value falls at once on a poll with WS_SNAP_PPS anonymous activations a
- * second: at the high value the kernel swaps out a new working set as it is allocated
- * (phased phase 2), and each second there costs. For the same reason it goes above
- * WS_NEUTRAL only while the page cache that no process maps is under
- * POLICY_SPARE_CEIL_PCT of MemTotal, and comes back to WS_NEUTRAL when it grows to that:
- * with phase 1's file set in the cache (15-22%), phase 2 began at 200 and 17,500 pages
- * went out in its first second, before the first anonymous activation (a run of
- * workingset without that rule: phase 2 took 16.7 s against static 60's 10.0 s).
- * Measured in the guest of `make bench` (bench/experiments/workingset-2026-12-04), per
- * second: dirtier at 200, 0-85 anonymous activations; responsiveness at 60 and 200,
- * 400-3,800 anonymous and under 250 file; the dirtier on zram at 60, 100-1,250 file.
- * It starts at WS_NEUTRAL, the kernel's equal weighing of the two kinds, and goes back to it
- * after POLICY_ADAPTIVE_RELAX_S seconds without reclaim: from there a fall costs one poll
- * and a rise a window, and the workloads that want the low value tie with it at 100
- * (phased phase 2: 0-100 alike, bench/RESULTS.md of 2026-11-30).
+ * The workingset policy (autoswappiness(8), THE WORKINGSET POLICY): the tendency policy's
+ * value plus a bias steered by the kernel's activations. The kernel counts a refault as an
+ * activation (workingset_activate_anon/_file) when the page's refault distance was within
+ * the working set: had its kind had the room the other kind holds, it would have stayed.
+ * Anonymous refaults of a set larger than RAM are not activations (the dirtier: 16-104 of
+ * 66,000-68,000 at 60 and 200), so the count separates refaults that a change of
+ * vm.swappiness can avoid from those it cannot; at the slower static value of each
+ * workload measured, the kind with more activations pointed to the faster value
+ * (bench/experiments/workingset-2026-12-04).
+ * A kind dominates when its activations over the last POLICY_ADAPTIVE_WINDOW polls come to
+ * WS_MIN_PPS a second or more and WS_RATIO times the other kind's: totals, since they come
+ * in bursts (the dirtier on disk at 60: 514, 34, 0 file activations a second on three
+ * polls). While file ones dominate the bias grows by WS_STEP a poll (up to WS_HIGH); while
+ * anonymous ones do it shrinks by as much (down to WS_LOW, or the formula if lower), and a
+ * poll with WS_SNAP_PPS anonymous ones a second takes the value to WS_LOW at once: at a high
+ * value the kernel swaps a new working set out as it is allocated (phased phase 2), and
+ * each second there costs. Otherwise the bias is kept; it is forgotten after
+ * POLICY_ADAPTIVE_RELAX_S without reclaim. Steps, not jumps between two values: a policy
+ * that jumped between 60 and 200 lost to tendency's in-between values on a build beside a
+ * stream (0.98 of static 60 against 0.85).
+ * The bias rises only while the page cache that no process maps is under
+ * POLICY_SPARE_CEIL_PCT of MemTotal, and is dropped when it grows to that: with phase 1's
+ * file set in the cache (15-22%), a run at 200 swapped out 17,500 pages of phase 2's new
+ * working set in its first second, before the first anonymous activation. The window
+ * starts afresh when the cache crosses that line, so that a freed file set's activations
+ * do not raise the value in the next phase.
+ * Measured in the guest of `make bench`, per second: the dirtier at 200, 0-85 anonymous
+ * activations; responsiveness at 60 and 200, 400-3,800 anonymous and under 250 file; the
+ * dirtier on zram at 60, 100-1,250 file.
+ * With max = auto on disk swap the bias may lift the value above auto's top to 200, as
+ * sparing the cache does (decide_spare_top).
  */
 #define POLICY_WS_LOW 60
-#define POLICY_WS_NEUTRAL 100
 #define POLICY_WS_HIGH 200
 #define POLICY_WS_MIN_PPS 128
 #define POLICY_WS_RATIO 2

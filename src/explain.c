@@ -229,11 +229,12 @@ put_inputs(struct textbuf *t, const struct explain_input *in)
 			break;
 		}
 		textbuf_put(t,
-		    "The workingset policy moves the value between %d and %d on the refaults the kernel counts as "
-		    "its working set coming back (%llu anonymous and %llu file pages a second here); one look says: "
-		    "%s. The running daemon keeps its value until one kind dominates.\n",
-		    POLICY_WS_LOW, POLICY_WS_HIGH, (unsigned long long)pr->activate_anon_pps,
-		    (unsigned long long)pr->activate_file_pps, pr->reason);
+		    "The workingset policy takes the tendency policy's value and steers it by the refaults the "
+		    "kernel counts as its working set coming back (%llu anonymous and %llu file pages a second "
+		    "here): up toward %d while file ones dominate and little page cache is unmapped, down toward "
+		    "%d while anonymous ones do. One look has no history to steer by: %s.\n",
+		    (unsigned long long)pr->activate_anon_pps, (unsigned long long)pr->activate_file_pps,
+		    POLICY_WS_HIGH, POLICY_WS_LOW, pr->reason);
 		break;
 	default:
 		textbuf_put(t,

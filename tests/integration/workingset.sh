@@ -1,6 +1,6 @@
 # Sourced by tests/integration/run.sh: the workingset policy in the real binary
 # (autoswappiness(8), THE WORKINGSET POLICY): it reads workingset_activate_anon and
-# _file from /proc/vmstat and moves the value between 60 and 200 on them.
+# _file from /proc/vmstat and steers the tendency policy's value by them.
 
 # ws_vmstat ANON FILE SCANNED [NO_ACTIVATIONS]: cumulative activation counters and reclaim
 # (all stolen); with a fourth argument the activate lines are left out, as on Linux 5.8.
@@ -27,38 +27,42 @@ ws_pump() {
 	done
 }
 
-printf '[policy]\nname = workingset\n[limits]\nmax = 200\n[daemon]\ninterval_ms = 500\n' >"$CONF/workingset.conf"
+printf '[policy]\nname = workingset\n[daemon]\ninterval_ms = 500\n' >"$CONF/workingset.conf"
 fake_swaps /dev/vdb
-# 1% of RAM in page cache that no process maps (Cached + Buffers - Mapped - Shmem).
+# Disk swap, max = auto: 100, or 200 for a rise (as sparing the cache). 1% of RAM in page
+# cache that no process maps (Cached + Buffers - Mapped - Shmem); the formula is mapped 4%/2 +
+# ck 65 = 67.
 fake_meminfo 1000000 300000 0 50000 0 40000 1000000 1000000
 ws_vmstat 0 0 0
 
-set_knob 60
+set_knob 40
 start_daemon -c "$CONF/workingset.conf"
-check "workingset: starts at 100" wait_for 15 knob_is 100
-check "workingset: file working-set refaults raise it to 200" ws_pump 15 0 100 knob_is 200
-check "workingset: the rise says why" log_has 'to 200: file working set refaults [0-9]*/s, anonymous 0/s, unmapped cache 1%'
-# 20% unmapped: no higher than 100, the neutral value.
+check "workingset: reclaim without activations: the tendency's formula, 67" ws_pump 15 0 0 knob_is 67
+check "workingset: file working-set refaults steer it up, above auto's 100, to 200" ws_pump 15 0 100 knob_is 200
+check "workingset: the rise says why" log_has '; file +[0-9]* to 200: working set refaults anon 0/s, file [0-9]*/s'
+# 20% unmapped: no rise; the formula (mapped 10%/2 + ck 40) again.
 fake_meminfo 1000000 300000 50000 250000 0 100000 1000000 1000000
-check "workingset: a page cache of 20% brings it back to 100" ws_pump 15 0 100 knob_is 100
-check "workingset: and says why" log_has 'to 100: unmapped cache 20%'
-check "workingset: anonymous ones take it to 60" ws_pump 15 100 0 knob_is 60
-check "workingset: the fall says why" log_has 'to 60: anonymous working set refaults [0-9]*/s, file [0-9]*/s'
+check "workingset: a page cache of 20% drops the rise: the formula, 45" ws_pump 15 0 100 knob_is 45
+fake_meminfo 1000000 300000 0 50000 0 40000 1000000 1000000
+check "workingset: the cache gone, file ones raise it again" ws_pump 15 0 100 knob_is 200
+check "workingset: anonymous ones take it to 60 at once" ws_pump 15 100 0 knob_is 60
+check "workingset: the fall says why" log_has '; anonymous -[0-9]* to 60: working set refaults anon [0-9]*/s, file [0-9]*/s'
 ws_pump 3 100 100 false || true # 3 s of both kinds alike
-check "workingset: both alike: kept at 60" knob_is 60
-check "workingset: and says so" log_has 'stay at 60: working set refaults anon [0-9]*/s, file [0-9]*/s'
-check "workingset: file ones with that cache: to 100, not 200" ws_pump 15 0 100 knob_is 100
-check "workingset: that rise says why" log_has 'to 100: file working set refaults [0-9]*/s, anonymous [0-9]*/s, unmapped cache 20%'
+check "workingset: both alike: the bias is kept, at 60" knob_is 60
+check "workingset: and says so" log_has '; bias -[0-9]* to 60: working set refaults anon [0-9]*/s, file [0-9]*/s'
 stop_daemon TERM || true
-check "workingset: restores the original" knob_is 60
+check "workingset: restores the original" knob_is 40
+set_knob 60
 
-# --once decides as the daemon's first poll does: the neutral value.
-ws_vmstat 0 0 0
+# --once has no history to steer by: the tendency policy's formula, whatever the activations.
+printf '[policy]\nname = tendency\n' >"$CONF/ws-tendency.conf"
+ws_vmstat 500 900 1000
 out=$("$BIN" --once --dry-run -c "$CONF/workingset.conf")
-check "--once workingset starts at 100" grep -q '^policy=workingset swappiness=100 .*target=100 ' <<<"$out"
+want=$("$BIN" --once --dry-run -c "$CONF/ws-tendency.conf")
+check "--once workingset: tendency's decision" test "${out#policy=workingset }" = "${want#policy=tendency }"
+check "--explain says how it steers" bash -c '"$1" --explain -c "$2" | grep -q "steers it by the refaults the kernel counts as its working set"' _ "$BIN" "$CONF/workingset.conf"
 # A kernel without the activation counters (before 5.9): the tendency policy decides.
 ws_vmstat 0 0 0 drop
-printf '[policy]\nname = tendency\n[limits]\nmax = 200\n' >"$CONF/ws-tendency.conf"
 out=$("$BIN" --once --dry-run -c "$CONF/workingset.conf")
 want=$("$BIN" --once --dry-run -c "$CONF/ws-tendency.conf")
 check "--once workingset without activation counters: tendency's decision" \

@@ -330,58 +330,55 @@ test_tendency_memory(void **state)
 	assert_int_equal(r.target, 50);
 }
 
-/* The workingset policy poll by poll: activations a second (anonymous, file) in the
- * second before each poll, reclaim or not, the page cache (of 1000 KiB of RAM, none of it
- * mapped), the target and the reason. */
+/* The workingset policy poll by poll, on 1000 KiB of RAM, all swap free (ck 50): activations a
+ * second (anonymous, file) in the second before each poll, reclaim or not, the page cache and
+ * the mapped memory (the formula is mapped%/2 + 50), the target and the end of the reason. The
+ * top is 200, as on zram. */
 static void
 test_workingset(void **state)
 {
 	static const struct {
 		uint64_t anon, file;
 		bool reclaim;
-		uint64_t cached;
+		uint64_t cached, mapped;
 		uint64_t dt_s; /* seconds since the poll before (0: 1) */
 		int want;
 		const char *reason;
 	} steps[] = {
-		{ 0, 0, false, 0, 0, 100, "start at 100" }, /* whatever the knob held: the neutral value */
-		{ 0, 0, false, 0, 0, 100, "stay at 100: working set refaults anon 0/s, file 0/s" },
-		/* A burst of file activations: the mean of the two polls with rates so far, 257/s. */
-		{ 0, 514, true, 0, 0, 200,
-		  "to 200: file working set refaults 257/s, anonymous 0/s, unmapped cache 0%" },
-		{ 34, 0, true, 0, 0, 200, "stay at 200: working set refaults anon 11/s, file 171/s" },
-		/* Anonymous activations under MIN_PPS (the dirtier at 200: 0-85/s): kept. */
-		{ 85, 0, true, 0, 0, 200, "stay at 200: working set refaults anon 39/s, file 171/s" },
-		{ 85, 0, true, 0, 0, 200, "stay at 200: working set refaults anon 68/s, file 0/s" },
-		/* 512/s on one poll, twice the file's: down at once. */
-		{ 512, 100, true, 0, 0, 60, "to 60: anonymous working set refaults 227/s, file 33/s" },
-		/* Both kinds, neither twice the other: kept. */
-		{ 300, 200, true, 0, 0, 60, "stay at 60: working set refaults anon 299/s, file 100/s" },
-		{ 300, 200, true, 0, 0, 60, "stay at 60: working set refaults anon 370/s, file 166/s" },
-		{ 300, 200, true, 0, 0, 60, "stay at 60: working set refaults anon 300/s, file 200/s" },
-		/* File twice the anonymous over the window, not yet on one poll. */
-		{ 0, 500, true, 0, 0, 60, "stay at 60: working set refaults anon 200/s, file 300/s" },
-		/* With 10% of RAM in unmapped cache, no higher than the neutral value. */
-		{ 0, 500, true, 100, 0, 100,
-		  "to 100: file working set refaults 400/s, anonymous 100/s, unmapped cache 10%" },
-		{ 0, 500, true, 99, 0, 200,
-		  "to 200: file working set refaults 500/s, anonymous 0/s, unmapped cache 9%" },
-		/* At 200, the cache grows to 10%: back to the neutral value. */
-		{ 0, 500, true, 100, 0, 100, "to 100: unmapped cache 10%" },
-		{ 0, 500, true, 0, 0, 200,
-		  "to 200: file working set refaults 500/s, anonymous 0/s, unmapped cache 0%" },
-		/* 512/s of anonymous ones but the file's as many: one poll does not snap; the window
-		 * (170 against 500) does not either. */
-		{ 512, 500, true, 0, 0, 200, "stay at 200: working set refaults anon 170/s, file 500/s" },
-		/* The votes of the window: anonymous 400/s over three polls, under the snap on each. */
-		{ 350, 0, true, 0, 0, 200, "stay at 200: working set refaults anon 287/s, file 333/s" },
-		{ 350, 0, true, 0, 0, 60, "to 60: anonymous working set refaults 404/s, file 166/s" },
-		/* Quiet: the value is kept for RELAX_S, then the neutral value. */
-		{ 0, 0, false, 0, 29, 60, "stay at 60: working set refaults anon 233/s, file 0/s" },
-		{ 0, 0, false, 0, 1, 100, "back to 100: no reclaim for 30 s" },
-		/* The window starts afresh after the relax. */
-		{ 0, 200, true, 0, 0, 200,
-		  "to 200: file working set refaults 200/s, anonymous 0/s, unmapped cache 0%" },
+		{ 0, 0, false, 0, 600, 0, 60, "stay at 60: no reclaim (formula 80)" },
+		/* The formula, mapped 60%/2 + ck 50, while nothing dominates. */
+		{ 0, 0, true, 0, 600, 0, 80, "mapped 60%/2 + distress 0 + ck 50" },
+		/* File activations: no steer before the window is full (3 polls). */
+		{ 0, 500, true, 0, 600, 0, 80, "mapped 60%/2 + distress 0 + ck 50" },
+		{ 0, 500, true, 0, 600, 0, 120, "; file +40 to 120: working set refaults anon 0/s, file 333/s" },
+		{ 0, 500, true, 0, 600, 0, 160, "; file +80 to 160: working set refaults anon 0/s, file 500/s" },
+		{ 0, 500, true, 0, 600, 0, 200, "; file +120 to 200: working set refaults anon 0/s, file 500/s" },
+		{ 0, 500, true, 0, 600, 0, 200, "; file +160 to 200: working set refaults anon 0/s, file 500/s" },
+		/* Anonymous ones under MIN_PPS (the dirtier at 200: 0-85/s) do not stop it. */
+		{ 85, 0, true, 0, 600, 0, 200, "; file +200 to 200: working set refaults anon 28/s, file 333/s" },
+		/* One poll of 512/s, twice the file's: at once to 60. */
+		{ 600, 100, true, 0, 600, 0, 60, "; anonymous -40 to 60: working set refaults anon 228/s, file 200/s" },
+		/* Dominating over the window: down by a step a poll, never below 60. */
+		{ 300, 100, true, 0, 600, 0, 60, "; anonymous -80 to 60: working set refaults anon 328/s, file 66/s" },
+		{ 100, 100, true, 0, 600, 0, 60, "; anonymous -120 to 60: working set refaults anon 333/s, file 100/s" },
+		/* Neither dominates: the bias is kept. */
+		{ 100, 100, true, 0, 600, 0, 60, "; bias -120 to 60: working set refaults anon 166/s, file 100/s" },
+		/* Quiet: the tendency policy keeps the value; after RELAX_S the bias is forgotten. */
+		{ 0, 0, false, 0, 600, 29, 60, "stay at 60: no reclaim (formula 80)" },
+		{ 0, 0, false, 0, 600, 1, 60, "stay at 60: no reclaim (formula 80)" },
+		{ 0, 0, true, 0, 600, 0, 80, "mapped 60%/2 + distress 0 + ck 50" },
+		/* 20% of RAM in unmapped cache (cached 400, mapped 200: formula 60): a fresh window,
+		 * and no rise however many file activations. */
+		{ 0, 500, true, 400, 200, 0, 60, "mapped 20%/2 + distress 0 + ck 50" },
+		{ 0, 500, true, 400, 200, 0, 60, "mapped 20%/2 + distress 0 + ck 50" },
+		{ 0, 500, true, 400, 200, 0, 60, "mapped 20%/2 + distress 0 + ck 50" },
+		/* The cache gone (a phase's file set freed): the window starts again, without the
+		 * activations counted while the cache was there. */
+		{ 0, 500, true, 0, 600, 0, 80, "mapped 60%/2 + distress 0 + ck 50" },
+		{ 0, 500, true, 0, 600, 0, 80, "mapped 60%/2 + distress 0 + ck 50" },
+		{ 0, 500, true, 0, 600, 0, 120, "; file +40 to 120: working set refaults anon 0/s, file 500/s" },
+		/* The cache grows back to 20%: the rise is dropped at once. */
+		{ 0, 500, true, 400, 200, 0, 60, "mapped 20%/2 + distress 0 + ck 50" },
 	};
 	struct policy_state st = { 0 };
 	struct sample prev, cur = mem(1000, 500, 0, 0, 0, 1000, 1000);
@@ -393,6 +390,7 @@ test_workingset(void **state)
 	cur.time_us = 1000000;
 	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
 		uint64_t dt = steps[i].dt_s ? steps[i].dt_s : 1;
+		size_t n = strlen(steps[i].reason), len;
 
 		if (i > 0) {
 			prev = cur;
@@ -403,19 +401,54 @@ test_workingset(void **state)
 			cur.pgsteal_pages += steps[i].reclaim ? 1000 : 0;
 		}
 		cur.cached_kib = steps[i].cached;
+		cur.mapped_kib = steps[i].mapped;
 		cur.mem_free_kib = 500 - steps[i].cached;
 		policy_begin(&st, knob);
 		assert_int_equal(policy_evaluate(POLICY_WORKINGSET, &st, i > 0 ? &prev : NULL, &cur, &r), 0);
-		if (r.target != steps[i].want || strcmp(r.reason, steps[i].reason) != 0)
-			fail_msg("step %zu: %d '%s', want %d '%s'", i, r.target, r.reason, steps[i].want,
+		len = strlen(r.reason);
+		if (r.target != steps[i].want || len < n || strcmp(r.reason + len - n, steps[i].reason) != 0 ||
+		    (steps[i].reason[0] != ';' && strcmp(r.reason, steps[i].reason) != 0))
+			fail_msg("step %zu: %d '%s', want %d '...%s'", i, r.target, r.reason, steps[i].want,
 				 steps[i].reason);
 		knob = r.target;
 		policy_observe(&st, knob, 200);
 	}
 }
 
-/* The workingset policy's edges: the free swap caps it, huge rates do not wrap, one look
- * without history, and a kernel without the activation counters gets tendency. */
+/* Runs the workingset policy from a start at 60 through WINDOW - 1 + rises polls of file
+ * activations with reclaim, top as the regulator's, spare_top as decide sets it, and
+ * swap_free of 1000 KiB; returns the last result. */
+static struct policy_result
+workingset_rise(int top, int spare_top, uint64_t swap_free, int rises)
+{
+	struct policy_state st = { 0 };
+	struct sample prev, cur = mem(1000, 500, 0, 0, 0, 1000, swap_free);
+	struct policy_result r = { 0 };
+	int knob = 60;
+
+	cur.has_vmstat = cur.has_refaults = cur.has_activations = true;
+	cur.mapped_kib = 600;
+	cur.time_us = 1000000;
+	for (int i = 0; i < POLICY_ADAPTIVE_WINDOW + rises; i++) {
+		if (i > 0) {
+			prev = cur;
+			cur.time_us += 1000000;
+			cur.activate_file_pages += 1000;
+			cur.pgscan_pages += 1000;
+			cur.pgsteal_pages += 1000;
+		}
+		policy_begin(&st, knob);
+		st.spare_top = spare_top;
+		assert_int_equal(policy_evaluate(POLICY_WORKINGSET, &st, i > 0 ? &prev : NULL, &cur, &r), 0);
+		knob = r.target > top && r.kept != POLICY_KEPT_SPARE ? top : r.target;
+		policy_observe(&st, knob, top);
+	}
+	return r;
+}
+
+/* The workingset policy's edges: above auto's top only where sparing the cache may go, the
+ * free swap caps a rise, huge rates do not wrap, one look without history, and a kernel
+ * without the activation counters gets tendency. */
 static void
 test_workingset_edges(void **state)
 {
@@ -424,31 +457,36 @@ test_workingset_edges(void **state)
 	struct policy_result r, rt;
 
 	(void)state;
+	/* Disk swap with max = auto (top 100, decide_spare_top 200): the rise goes to 200, as
+	 * sparing the cache does, and says so to decide (kept SPARE lifts the top). */
+	r = workingset_rise(100, 200, 1000, 1);
+	assert_int_equal(r.target, 120);
+	assert_int_equal(r.kept, POLICY_KEPT_SPARE);
+	r = workingset_rise(100, 200, 1000, 6);
+	assert_int_equal(r.target, 200);
+	assert_int_equal(r.kept, POLICY_KEPT_SPARE);
+	/* A configured max of 100 (no spare_top): never above it. */
+	r = workingset_rise(100, 0, 1000, 6);
+	assert_int_equal(r.target, 100);
+	assert_int_equal(r.kept, POLICY_KEPT_NONE);
+	/* 30% of the swap free: a rise stops at 4 * 30; the formula itself (80) is not cut. */
+	r = workingset_rise(200, 0, 300, 6);
+	assert_int_equal(r.target, 120);
+	r = workingset_rise(200, 0, 100, 6);
+	assert_int_equal(r.target, r.swap_tendency);
+
 	prev.has_vmstat = prev.has_refaults = prev.has_activations = true;
 	prev.time_us = 1000000;
-	policy_begin(&st, 60);
-	assert_int_equal(policy_evaluate(POLICY_WORKINGSET, &st, NULL, &prev, &r), 0);
-	policy_observe(&st, r.target, 200);
-
-	/* 10% of the swap free: swap_centile 10, capped at 4 * 10. */
-	cur = prev;
-	cur.swap_free_kib = 100;
-	cur.time_us += 1000000;
-	cur.activate_file_pages += 1000;
-	assert_int_equal(policy_evaluate(POLICY_WORKINGSET, &st, &prev, &cur, &r), 0);
-	assert_int_equal(r.target, 40);
-	assert_string_equal(r.reason, "to 200: file working set refaults 1000/s, anonymous 0/s, unmapped cache 0%; free swap caps at 40");
-
 	/* Counters near 2^64 that jump: rates near UINT64_MAX, sums that would wrap in 64 bits. */
-	st = (struct policy_state){ 0 };
-	policy_begin(&st, 60);
-	prev.activate_anon_pages = 0;
-	prev.activate_file_pages = 0;
+	policy_begin(&st, 200);
+	prev.mapped_kib = 600;
 	assert_int_equal(policy_evaluate(POLICY_WORKINGSET, &st, NULL, &prev, &r), 0);
-	policy_observe(&st, r.target, 200);
+	policy_observe(&st, 200, 200);
 	for (int i = 0; i < 3; i++) {
 		cur = prev;
 		cur.time_us += 1000000;
+		cur.pgscan_pages += 1000;
+		cur.pgsteal_pages += 1000;
 		cur.activate_anon_pages = prev.activate_anon_pages + UINT64_MAX / 4;
 		cur.activate_file_pages = prev.activate_file_pages + 1;
 		assert_int_equal(policy_evaluate(POLICY_WORKINGSET, &st, &prev, &cur, &r), 0);
@@ -458,16 +496,18 @@ test_workingset_edges(void **state)
 	}
 	assert_true(r.activate_anon_pps == UINT64_MAX / 4);
 
-	/* One look without history (--once): where this poll points. */
+	/* One look without history (--once): the tendency's formula. */
 	cur = prev;
 	cur.time_us += 1000000;
 	cur.activate_file_pages += 300;
 	assert_int_equal(policy_evaluate(POLICY_WORKINGSET, NULL, &prev, &cur, &r), 0);
-	assert_int_equal(r.target, 200);
-	assert_string_equal(r.reason, "working set refaults anon 0/s, file 300/s");
+	assert_int_equal(policy_evaluate(POLICY_TENDENCY, NULL, &prev, &cur, &rt), 0);
+	assert_int_equal(r.target, rt.target);
+	assert_string_equal(r.reason, rt.reason);
 
 	/* No activation counters (before Linux 5.9): the tendency policy, decision for decision. */
 	cur.has_activations = false;
+	cur.pgscan_pages += 1000;
 	st = (struct policy_state){ 0 };
 	policy_begin(&st, 60);
 	policy_begin(&t, 60);

@@ -788,27 +788,28 @@ static const struct world_bound world_bounds[] = {
 	{"dirtier", "max200", POLICY_TENDENCY, "pass1", 0, 17000, 0, -1,
 	 "tendency: 15.6-16.4 s, high after 3 polls (200: 7.0 s, 100: 22.0 s)"},
 
-	/* workingset, on the traces with activations (WORKLOAD-act-sN.csv, 2026-12-04): statics
-	 * 60 and 200 only, so 100 is replayed from one of them. */
-	{"responsiveness-act", "max200", POLICY_WORKINGSET, "pass1", 0, 8500, 0, 40000,
-	 "60 from setup on, on the first poll with 512 anonymous activations a second: static 60's "
-	 "8.0 s and 37,585 pages swapped in (200: 11.0 s, 45,988)"},
-	{"responsiveness-act", "shipped-max200", POLICY_WORKINGSET, "pass1", 0, 8500, 0, 40000,
-	 "the same at the shipped pace"},
-	{"phased-act", "max200", POLICY_WORKINGSET, "phase2", 0, 11500, 0, 100,
-	 "static 60's 11.0 s and 16 pages swapped in (200: 33.0 s, 154,651): never above 100 with "
-	 "phase 1's file set in the cache"},
-	{"phased-act", "max200", POLICY_WORKINGSET, "phase1", 0, 11500, 0, -1,
-	 "KNOWN (issue 13): 11 s, near static 60's 12.0 s (200: 8.0 s): at 100 while the file set "
-	 "fills the cache, the price of phase 2"},
-	{"compile-act", "max200", POLICY_WORKINGSET, "build", 0, 34000, 0, -1,
-	 "200 once the file activations dominate: 32 s (200: 26.0 s, 60: 42.0 s)"},
-	{"dirtier-act-zram", "max200", POLICY_WORKINGSET, "pass1", 0, 6500, 0, -1,
-	 "200 from its 3rd poll: 6.0 s (200: 4.0 s, 60: 7.0 s)"},
-	{"dirtier-act-zram", "max200", POLICY_WORKINGSET, "pass2", 0, 7500, 0, -1, "static 200's 7.0 s"},
-	{"dirtier-act", "max200", POLICY_WORKINGSET, "pass1", 0, 5500, 0, -1,
-	 "KNOWN BAD: 5.0 s, static 60's (200: 4.0 s): on disk swap the file activations of pass 1 "
-	 "come late and in bursts (514, 34, 0 a second), and 200 comes with pass 2"},
+	/* workingset, on the traces with activations (WORKLOAD-act-sN.csv, 2026-12-04), with the
+	 * shipped file (max = auto): statics 60 and 200 only, so every value between is replayed
+	 * from the nearer of them, and a bias that the nearer trace's activations do not show is
+	 * not exercised here (test_policy.c's test_workingset is). What the worlds can check: no
+	 * worse than tendency where the statics differ. */
+	{"responsiveness-act", "shipped", POLICY_WORKINGSET, "pass1", 0, 8500, 0, 40000,
+	 "60 on the first poll with 512 anonymous activations a second: static 60's 8.0 s and "
+	 "37,585 pages swapped in (200: 11.0 s, 45,988)"},
+	{"phased-act", "shipped", POLICY_WORKINGSET, "phase2", 0, 11500, 0, 100,
+	 "static 60's 11.0 s and 16 pages swapped in (200: 33.0 s, 154,651): no rise with phase "
+	 "1's file set in the cache, and none from its activations after the cache is freed"},
+	{"phased-act", "shipped", POLICY_WORKINGSET, "phase1", 0, 12500, 0, -1,
+	 "KNOWN (issue 13): 12 s, static 60's (200: 8.0 s): near 100 while the file set fills "
+	 "the cache, the price of phase 2"},
+	{"compile-act", "shipped", POLICY_WORKINGSET, "build", 0, 34000, 0, -1,
+	 "tendency's 33 s (200: 26.0 s, 60: 42.0 s)"},
+	{"dirtier-act-zram", "shipped", POLICY_WORKINGSET, "pass1", 0, 5500, 0, -1,
+	 "5.0 s, tendency's (200: 4.0 s, 60: 7.0 s)"},
+	{"dirtier-act-zram", "shipped", POLICY_WORKINGSET, "pass2", 0, 8000, 0, -1,
+	 "tendency's 7.0-8.0 s over the seeds (8.0 where a poll at 125 replays the 60 trace)"},
+	{"phased-zram", "shipped", POLICY_WORKINGSET, "phase2", 0, 23500, 0, -1,
+	 "tendency's bound: this trace has no activations, so the policy is tendency"},
 };
 
 /* Traces are loaded once and kept for the run (freed at exit). */
@@ -1008,7 +1009,8 @@ test_steady_writes(void **state)
 
 /* Every policy on every trace, shipped config: never above what max = auto allows for the
  * trace's swap devices (policy_device_max: 100 on the disk swap recorded so far), but for
- * the tendency policy sparing the cache on disk swap, which says so and writes 200. A new
+ * the tendency policy sparing the cache on disk swap, which says so and writes 200, and the
+ * workingset policy, which does that too and also rises to 200 on file activations. A new
  * trace or policy is covered without a line of its own. */
 static void
 test_all_within_auto_max(void **state)
@@ -1039,7 +1041,11 @@ test_all_within_auto_max(void **state)
 				for (size_t k = 0; k < r.n_polls; k++)
 					if (r.polls[k].value > cap &&
 					    !(p == POLICY_TENDENCY && cap == 100 && r.polls[k].value == 200 &&
-					      strncmp(r.polls[k].reason, "spare the cache at 200", 22) == 0))
+					      strncmp(r.polls[k].reason, "spare the cache at 200", 22) == 0) &&
+					    !(p == POLICY_WORKINGSET && cap == 100 && r.polls[k].value <= 200 &&
+					      (strncmp(r.polls[k].reason, "spare the cache at 200", 22) == 0 ||
+					       strstr(r.polls[k].reason, "; file +") != NULL ||
+					       strstr(r.polls[k].reason, "; bias +") != NULL)))
 						fail_msg("%s, shipped, %s, seed %u: %d at poll %zu, above max = auto "
 							 "(%d)",
 							 base ? base + 1 : g.gl_pathv[i],
