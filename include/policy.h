@@ -182,6 +182,9 @@ struct policy_state {
 	bool has_value;
 	int value; /* the value in effect after the regulator (policy_observe) */
 	int top;   /* the top of the range it is kept in (policy_observe); 0: not known */
+	/* The top of the configured range for this poll, before sparing the cache lifts it
+	 * (decide sets it; 0: not known, then top). top is the last poll's, lifted or not. */
+	int range_top;
 	int knob;  /* the knob's value when this poll began (policy_begin; decide calls it) */
 	uint64_t top_us; /* tendency: the last poll whose formula asked for the top */
 	/* tendency, sparing the cache: the top it may raise the value to (decide sets it:

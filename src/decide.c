@@ -34,8 +34,12 @@ decide(const struct config *cfg, int max, int kernel_max, struct policy_state *s
 	int lo, hi, r;
 
 	if (state) {
+		struct regulator_limits base = decide_limits(cfg, max, kernel_max);
+
 		policy_begin(state, current);
 		state->spare_top = decide_spare_top(cfg, max, kernel_max);
+		regulator_range(&base, &lo, &hi);
+		state->range_top = hi;
 	}
 	r = policy_evaluate(cfg->policy, state, prev, cur, &ret->pr);
 	if (r < 0)

@@ -621,7 +621,7 @@ workingset(struct policy_state *st, const struct sample *prev, const struct samp
 	   bool has_rates, struct policy_result *r)
 {
 	uint64_t a = r->activate_anon_pps, f = r->activate_file_pps, wa, wf;
-	int now, base, to, lo, hi, cap;
+	int now, base, to, lo, hi, cap, top;
 	bool low_cache = r->unmapped_cache_pct < POLICY_SPARE_CEIL_PCT;
 	const char *why = NULL;
 
@@ -668,11 +668,13 @@ workingset(struct policy_state *st, const struct sample *prev, const struct samp
 	if (st->ws_bias == 0 || r->kept == POLICY_KEPT_NO_RECLAIM ||
 	    (st->ws_bias > 0 && r->kept != POLICY_KEPT_NONE))
 		return;
+	/* The configured top, not the last poll's: after a lift to 200 that is 200. */
+	top = st->range_top > 0 ? st->range_top : st->top;
 	base = r->kept == POLICY_KEPT_NONE ? r->swap_tendency : now;
 	if (r->kept == POLICY_KEPT_SPARE)
 		base = r->target;
-	else if (st->top > 0)
-		base = min_int(base, st->top);
+	else if (top > 0)
+		base = min_int(base, top);
 	to = base + st->ws_bias;
 	if (st->ws_bias < 0) {
 		lo = min_int(base, POLICY_WS_LOW);
@@ -688,10 +690,10 @@ workingset(struct policy_state *st, const struct sample *prev, const struct samp
 	r->target = clamp_int(to, 0, 200);
 	r->kept = POLICY_KEPT_NONE;
 	/* Above the configured top only where sparing the cache may go (max = auto on disk). */
-	if (st->top > 0 && r->target > st->top) {
-		if (st->spare_top > st->top)
+	if (top > 0 && r->target > top) {
+		if (st->spare_top > top)
 			r->kept = POLICY_KEPT_SPARE;
-		r->target = min_int(r->target, max_int(st->spare_top, st->top));
+		r->target = min_int(r->target, max_int(st->spare_top, top));
 	}
 	snprintf(r->reason + strlen(r->reason), sizeof(r->reason) - strlen(r->reason),
 		 "; %s %+d to %d: working set refaults anon %llu/s, file %llu/s", why ? why : "bias", st->ws_bias,

@@ -40,6 +40,12 @@ start_daemon -c "$CONF/workingset.conf"
 check "workingset: reclaim without activations: the tendency's formula, 67" ws_pump 15 0 0 knob_is 67
 check "workingset: file working-set refaults steer it up, above auto's 100, to 200" ws_pump 15 0 100 knob_is 200
 check "workingset: the rise says why" log_has '; file +[0-9]* to 200: working set refaults anon 0/s, file [0-9]*/s'
+# Above auto's top, the range's top of the poll before is 200: the value must not fall back
+# to the configured 100 on the next poll (it did, every other poll, before decide passed
+# the configured top).
+knob_not() { [ "$(knob)" != "$1" ]; }
+ws_never() { ! ws_pump "$@"; } # ws_never SECONDS ANON FILE COMMAND: COMMAND never succeeds
+check "workingset: and stays at 200 for 3 s of polls" ws_never 3 0 100 knob_not 200
 # 20% unmapped: no rise; the formula (mapped 10%/2 + ck 40) again.
 fake_meminfo 1000000 300000 50000 250000 0 100000 1000000 1000000
 check "workingset: a page cache of 20% drops the rise: the formula, 45" ws_pump 15 0 100 knob_is 45

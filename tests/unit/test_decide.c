@@ -192,6 +192,55 @@ test_spare(void **state)
 	}
 }
 
+/*
+ * The workingset policy through decide, with max = auto on disk swap: a rise on file
+ * activations lifts the range to 200 and keeps it there poll after poll (the range's top
+ * of the poll before, 200 after a lift, is not the configured one), and the range follows
+ * the lift. Then anonymous ones take it down, into auto's range again.
+ */
+static void
+test_workingset_lift(void **state)
+{
+	struct config c;
+	struct policy_state ps = { 0 };
+	struct regulator reg = { 0 };
+	struct sample prev, cur = { .mem_total_kib = 1000000, .mem_free_kib = 300000, .cached_kib = 50000,
+				    .mapped_kib = 40000, .swap_total_kib = 1000000, .swap_free_kib = 1000000,
+				    .has_vmstat = true, .has_refaults = true, .has_activations = true,
+				    .time_us = 1000000 };
+	struct decision dn;
+	int knob = 60, at200 = 0;
+
+	(void)state;
+	config_defaults(&c);
+	c.policy = POLICY_WORKINGSET;
+	for (int i = 0; i < 12; i++) {
+		prev = cur;
+		cur.time_us += 1000000;
+		cur.pgscan_pages += 1000;
+		cur.pgsteal_pages += 1000;
+		cur.activate_file_pages += 1000;
+		assert_int_equal(decide(&c, 100, 200, &ps, &reg, i > 0 ? &prev : NULL, &cur, knob, &dn), 0);
+		assert_int_equal(dn.lim.max, dn.pr.kept == POLICY_KEPT_SPARE ? 200 : 100);
+		if (at200)
+			assert_int_equal(dn.dec.value, 200);
+		at200 |= dn.dec.value == 200;
+		knob = dn.dec.value;
+	}
+	assert_int_equal(knob, 200);
+	for (int i = 0; i < 3; i++) {
+		prev = cur;
+		cur.time_us += 1000000;
+		cur.pgscan_pages += 1000;
+		cur.pgsteal_pages += 1000;
+		cur.activate_anon_pages += 1000;
+		assert_int_equal(decide(&c, 100, 200, &ps, &reg, &prev, &cur, knob, &dn), 0);
+		knob = dn.dec.value;
+	}
+	assert_int_equal(knob, 60);
+	assert_int_equal(dn.lim.max, 100);
+}
+
 int
 main(void)
 {
@@ -201,6 +250,7 @@ main(void)
 		cmocka_unit_test(test_state_and_errors),
 		cmocka_unit_test(test_spare_top),
 		cmocka_unit_test(test_spare),
+		cmocka_unit_test(test_workingset_lift),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
