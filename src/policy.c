@@ -184,17 +184,24 @@ votes(const struct policy_state *st, unsigned flag)
 	return n;
 }
 
-/* The mean of the last VOTES polls' rates (fewer when there are fewer): the totals
- * that the tests compare, per second. */
+/* The mean of the last polls' rates in pps, newest first: of n_polls of them, at most
+ * last (fewer when there are fewer). */
 static uint64_t
-mean_pps(const struct policy_state *st, const uint64_t *pps)
+recent_pps(const struct policy_state *st, const uint64_t *pps, unsigned last)
 {
 	unsigned __int128 sum = 0;
-	unsigned n = st->n_polls < POLICY_ADAPTIVE_VOTES ? st->n_polls : POLICY_ADAPTIVE_VOTES;
+	unsigned n = st->n_polls < last ? st->n_polls : last;
 
 	for (unsigned i = 0; i < n; i++)
 		sum += pps[i];
 	return n ? (uint64_t)(sum / n) : 0;
+}
+
+/* The mean of the last VOTES polls' rates: the totals that the tests compare, per second. */
+static uint64_t
+mean_pps(const struct policy_state *st, const uint64_t *pps)
+{
+	return recent_pps(st, pps, POLICY_ADAPTIVE_VOTES);
 }
 
 static uint64_t
@@ -595,18 +602,6 @@ dominates(uint64_t a, uint64_t b)
 	return a >= POLICY_WS_MIN_PPS && scaled_ge(a, 1, b, POLICY_WS_RATIO);
 }
 
-/* The mean of the last n_polls (up to WINDOW) rates of pps. */
-static uint64_t
-window_pps(const struct policy_state *st, const uint64_t *pps)
-{
-	unsigned __int128 sum = 0;
-	unsigned n = st->n_polls < POLICY_ADAPTIVE_WINDOW ? st->n_polls : POLICY_ADAPTIVE_WINDOW;
-
-	for (unsigned i = 0; i < n; i++)
-		sum += pps[i];
-	return n ? (uint64_t)(sum / n) : 0;
-}
-
 /*
  * The workingset policy (include/policy.h says where its constants come from): the
  * tendency policy's value, steered by the kernel's activations. A bias, added to the
@@ -647,8 +642,8 @@ workingset(struct policy_state *st, const struct sample *prev, const struct samp
 	st->act_file_pps[0] = f;
 	if (st->n_polls < POLICY_ADAPTIVE_WINDOW)
 		st->n_polls++;
-	wa = window_pps(st, st->act_anon_pps);
-	wf = window_pps(st, st->act_file_pps);
+	wa = recent_pps(st, st->act_anon_pps, POLICY_ADAPTIVE_WINDOW);
+	wf = recent_pps(st, st->act_file_pps, POLICY_ADAPTIVE_WINDOW);
 	if (a >= POLICY_WS_SNAP_PPS && dominates(a, f)) {
 		st->ws_bias = min_int(st->ws_bias, 0) - POLICY_WS_STEP;
 		st->ws_snap = true;
