@@ -603,6 +603,48 @@ dominates(uint64_t a, uint64_t b)
 }
 
 /*
+ * The workingset policy's window and bias: this poll's activations a and f into the window
+ * (started afresh when the unmapped cache crosses POLICY_SPARE_CEIL_PCT, so that it holds
+ * only polls with little of it or only polls with much: a phase's file set freed), the
+ * window's means into *wa and *wf, and the bias moved by the kind that dominates. Returns
+ * that kind ("anonymous", "file") or NULL.
+ */
+static const char *
+ws_steer(struct policy_state *st, uint64_t a, uint64_t f, bool low_cache, uint64_t *wa, uint64_t *wf)
+{
+	const char *why = NULL;
+
+	if (st->n_polls > 0 && st->ws_low_cache != low_cache)
+		st->n_polls = 0;
+	st->ws_low_cache = low_cache;
+	memmove(st->act_anon_pps + 1, st->act_anon_pps, sizeof(st->act_anon_pps) - sizeof(st->act_anon_pps[0]));
+	memmove(st->act_file_pps + 1, st->act_file_pps, sizeof(st->act_file_pps) - sizeof(st->act_file_pps[0]));
+	st->act_anon_pps[0] = a;
+	st->act_file_pps[0] = f;
+	if (st->n_polls < POLICY_ADAPTIVE_WINDOW)
+		st->n_polls++;
+	*wa = recent_pps(st, st->act_anon_pps, POLICY_ADAPTIVE_WINDOW);
+	*wf = recent_pps(st, st->act_file_pps, POLICY_ADAPTIVE_WINDOW);
+	if (a >= POLICY_WS_SNAP_PPS && dominates(a, f)) {
+		st->ws_bias = min_int(st->ws_bias, 0) - POLICY_WS_STEP;
+		st->ws_snap = true;
+		why = "anonymous";
+	} else if (st->n_polls >= POLICY_ADAPTIVE_WINDOW && dominates(*wa, *wf)) {
+		st->ws_bias = min_int(st->ws_bias, 0) - POLICY_WS_STEP;
+		st->ws_snap = false;
+		why = "anonymous";
+	} else if (st->n_polls >= POLICY_ADAPTIVE_WINDOW && low_cache && dominates(*wf, *wa)) {
+		st->ws_bias = max_int(st->ws_bias, 0) + POLICY_WS_STEP;
+		st->ws_snap = false;
+		why = "file";
+	} else if (!low_cache && st->ws_bias > 0) {
+		st->ws_bias = 0;
+	}
+	st->ws_bias = clamp_int(st->ws_bias, -200, 200);
+	return why;
+}
+
+/*
  * The workingset policy (include/policy.h says where its constants come from): the
  * tendency policy's value, steered by the kernel's activations. A bias, added to the
  * formula, grows by POLICY_WS_STEP a poll while file activations dominate (and little
@@ -618,7 +660,7 @@ workingset(struct policy_state *st, const struct sample *prev, const struct samp
 	uint64_t a = r->activate_anon_pps, f = r->activate_file_pps, wa, wf;
 	int now, base, to, lo, hi, cap, top;
 	bool low_cache = r->unmapped_cache_pct < POLICY_SPARE_CEIL_PCT;
-	const char *why = NULL;
+	const char *why;
 
 	tendency(st, cur, reclaim, has_rates, r);
 	if (!cur->has_activations || (prev && !prev->has_activations) || !st || !has_rates)
@@ -631,35 +673,7 @@ workingset(struct policy_state *st, const struct sample *prev, const struct samp
 		st->ws_bias = 0;
 		st->n_polls = 0;
 	}
-	/* The window holds only polls with little unmapped cache, or only polls with much:
-	 * a drop of the cache (a phase's file set freed) starts it afresh. */
-	if (st->n_polls > 0 && st->ws_low_cache != low_cache)
-		st->n_polls = 0;
-	st->ws_low_cache = low_cache;
-	memmove(st->act_anon_pps + 1, st->act_anon_pps, sizeof(st->act_anon_pps) - sizeof(st->act_anon_pps[0]));
-	memmove(st->act_file_pps + 1, st->act_file_pps, sizeof(st->act_file_pps) - sizeof(st->act_file_pps[0]));
-	st->act_anon_pps[0] = a;
-	st->act_file_pps[0] = f;
-	if (st->n_polls < POLICY_ADAPTIVE_WINDOW)
-		st->n_polls++;
-	wa = recent_pps(st, st->act_anon_pps, POLICY_ADAPTIVE_WINDOW);
-	wf = recent_pps(st, st->act_file_pps, POLICY_ADAPTIVE_WINDOW);
-	if (a >= POLICY_WS_SNAP_PPS && dominates(a, f)) {
-		st->ws_bias = min_int(st->ws_bias, 0) - POLICY_WS_STEP;
-		st->ws_snap = true;
-		why = "anonymous";
-	} else if (st->n_polls >= POLICY_ADAPTIVE_WINDOW && dominates(wa, wf)) {
-		st->ws_bias = min_int(st->ws_bias, 0) - POLICY_WS_STEP;
-		st->ws_snap = false;
-		why = "anonymous";
-	} else if (st->n_polls >= POLICY_ADAPTIVE_WINDOW && low_cache && dominates(wf, wa)) {
-		st->ws_bias = max_int(st->ws_bias, 0) + POLICY_WS_STEP;
-		st->ws_snap = false;
-		why = "file";
-	} else if (!low_cache && st->ws_bias > 0) {
-		st->ws_bias = 0;
-	}
-	st->ws_bias = clamp_int(st->ws_bias, -200, 200);
+	why = ws_steer(st, a, f, low_cache, &wa, &wf);
 	if (st->ws_bias == 0 || r->kept == POLICY_KEPT_NO_RECLAIM ||
 	    (st->ws_bias > 0 && r->kept != POLICY_KEPT_NONE))
 		return;
