@@ -52,9 +52,10 @@ check "phased converts" test -s "$tmp/p.csv"
 check "phased: phases from MARK lines" test "$(phases "$tmp/p.csv")" = \
 	"pre pre setup phase1 phase1 phase1 phase2 phase2 phase2 phase2 post post post "
 check "phased: header" test "$(grep -v '^#' "$tmp/p.csv" | head -n 1)" = \
-	"t_ms,phase,swappiness,memtotal_kb,memfree_kb,buffers_kb,cached_kb,shmem_kb,mapped_kb,swaptotal_kb,swapfree_kb,pgscan,pgsteal,pswpin,pswpout,refault_anon,refault_file,psi_some_us,psi_full_us,psi_some_avg10_centipct,swap_devices,swap_zram,zswap"
+	"t_ms,phase,swappiness,memtotal_kb,memfree_kb,buffers_kb,cached_kb,shmem_kb,mapped_kb,swaptotal_kb,swapfree_kb,pgscan,pgsteal,pswpin,pswpout,refault_anon,refault_file,psi_some_us,psi_full_us,psi_some_avg10_centipct,swap_devices,swap_zram,zswap,activate_anon,activate_file"
+# A series from before the sampler recorded the activations: -1, not known.
 check "phased: row 4 as recorded" test "$(grep -v '^#' "$tmp/p.csv" | sed -n 5p)" = \
-	"3000,phase1,0,207000,49997,1000,90003,2000,30000,1048572,899997,300,270,9,12,6,21,3000,1500,125,1,0,0"
+	"3000,phase1,0,207000,49997,1000,90003,2000,30000,1048572,899997,300,270,9,12,6,21,3000,1500,125,1,0,0,-1,-1"
 check "phased: provenance comment" grep -q '^# replay trace: phased at static vm.swappiness 0 (run phased-0-1)' "$tmp/p.csv"
 
 python3 "$CONV" "$r" dirtier 200 1 >"$tmp/d.csv" 2>"$tmp/err"
@@ -85,6 +86,11 @@ check "zram/dirtier: the zram run's series, phases from its own t1" test "$(phas
 	"pre pre setup pass1 pass1 pass2 pass2 post "
 check "  says the swap mode and its run" grep -q '^# replay trace: dirtier at static vm.swappiness 200 on zram swap (run zram-dirtier-200-1)' "$tmp/z.csv"
 check "  with the zram run's guest info" grep -q '^# guest_swap=zram0 1024 MB' "$tmp/z.csv"
+# A series with the activations (the sampler since 64feda9): carried over as recorded.
+series 300 8 200 | awk -F, -v OFS=, 'NR == 1 { print $0, "activate_anon", "activate_file"; next }
+	{ print $0, 5 * (NR - 2), 11 * (NR - 2) }' >"$z/ts/zram-dirtier-200-1.csv"
+python3 "$CONV" "$z" zram/dirtier 200 >"$tmp/z.csv" 2>"$tmp/err"
+check "  the activations, as recorded" test "$(grep -v '^#' "$tmp/z.csv" | sed -n 5p | cut -d, -f24-)" = "15,33"
 if python3 "$CONV" "$z" disk/dirtier 200 >/dev/null 2>"$tmp/err"; then rc=0; else rc=$?; fi
 check "a swap mode without its series is an error" test "$rc" = 1
 if python3 "$CONV" "$z" swap/dirtier 200 >/dev/null 2>"$tmp/err"; then rc=0; else rc=$?; fi
