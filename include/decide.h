@@ -18,7 +18,8 @@ struct decision {
  * swap devices in s (policy_device_max). */
 int decide_max(const struct config *cfg, const struct sample *s);
 
-/* The value sparing the cache may raise the tendency policy to (include/policy.h):
+/* The value sparing the cache may raise the tendency and workingset policies to, and
+ * workingset's rise too (include/policy.h):
  * 200 with max = auto on disk swap (max resolved to 100) and a kernel that accepts
  * 200, else 0 (the rule is off). */
 int decide_spare_top(const struct config *cfg, int max, int kernel_max);

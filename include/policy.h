@@ -187,7 +187,8 @@ struct policy_state {
 	int range_top;
 	int knob;  /* the knob's value when this poll began (policy_begin; decide calls it) */
 	uint64_t top_us; /* tendency: the last poll whose formula asked for the top */
-	/* tendency, sparing the cache: the top it may raise the value to (decide sets it:
+	/* tendency and workingset, sparing the cache (and workingset's rise): the top it may
+	 * raise the value to (decide sets it:
 	 * 0, the rule is off), whether it has, the evidence of the last WINDOW polls (bit 0
 	 * the newest), no rise before backoff_us, and the last poll with swap-outs. */
 	int spare_top;

@@ -117,6 +117,8 @@ test_spare_top(void **state)
 	c.max = 100;
 	assert_int_equal(decide_spare_top(&c, 100, 200), 0); /* a max the user chose */
 	c.max = CONFIG_MAX_AUTO;
+	c.policy = POLICY_WORKINGSET;
+	assert_int_equal(decide_spare_top(&c, 100, 200), 200); /* its rise lifts the range too */
 	c.policy = POLICY_ADAPTIVE;
 	assert_int_equal(decide_spare_top(&c, 100, 200), 0);
 	c.policy = POLICY_CK;
