@@ -99,7 +99,7 @@ test_state_and_errors(void **state)
 	assert_int_equal(ps.value, 42);
 }
 
-/* Which configurations may spare the cache: the tendency policy with max = auto on
+/* Which configurations may spare the cache: the tendency and workingset policies with max = auto on
  * disk swap (auto resolved to 100), on a kernel that accepts 200. */
 static void
 test_spare_top(void **state)
