@@ -65,7 +65,7 @@ check "journalctl -x explains the start record (the catalog)" wait_for 10 bash -
 journalctl -x -u $UNIT --no-pager | sed -n '1,12p'
 # The shipped config's policy (the benchmark picks the default): the daemon's own dry run names it.
 POLICY=$(/usr/sbin/autoswappiness --once --dry-run | sed -n 's/^policy=\([a-z]*\) .*/\1/p')
-check "a dry run names the shipped policy ('$POLICY')" grep -qxE 'ck|tendency|adaptive' <<<"$POLICY"
+check "a dry run names the shipped policy ('$POLICY')" grep -qxE 'ck|tendency|adaptive|workingset' <<<"$POLICY"
 
 step "1. systemctl enable --now (the package did it already)"
 systemctl daemon-reload
@@ -76,11 +76,11 @@ check "systemctl status shows the STATUS= line" wait_for 30 \
 systemctl status $UNIT --no-pager | sed -n '1,12p'
 IDLE=$(knob)
 echo "idle vm.swappiness chosen: $IDLE"
-if [ "$POLICY" = tendency ]; then
-	# tendency follows its formula only while the kernel reclaims: on an idle guest a poll
-	# keeps the value in effect, and says so.
+if [ "$POLICY" = tendency ] || [ "$POLICY" = workingset ]; then
+	# tendency (and workingset, which steers it) follows its formula only while the kernel
+	# reclaims: on an idle guest a poll keeps the value in effect, and says so.
 	check "at idle the daemon decides to keep the value" wait_for 20 bash -c \
-		"systemctl status $UNIT --no-pager | grep -q 'Status: \"swappiness [0-9]* (tendency: stay at [0-9]*: no reclaim (formula [0-9]*)'"
+		"systemctl status $UNIT --no-pager | grep -q 'Status: \"swappiness [0-9]* ($POLICY: stay at [0-9]*: no reclaim (formula [0-9]*)'"
 else
 	check "the daemon wrote a value at idle" wait_for 10 bash -c "journalctl -u $UNIT --no-pager | grep -q 'swappiness $ORIG -> '"
 fi
@@ -131,6 +131,14 @@ if [ "$POLICY" = tendency ]; then
 		bash -c "journalctl -u $UNIT --no-pager --since @$T1 | grep -q 'swappiness [0-9]* -> 200 (tendency: spare the cache at 200: unmapped cache [0-4]%'"
 	check "  and went back below it when it no longer paid" wait_for 20 \
 		bash -c "journalctl -u $UNIT --no-pager --since @$T1 | grep -q '200 -> [0-9]* (tendency: .*; cache spared no more: '"
+elif [ "$POLICY" = workingset ]; then
+	# workingset is tendency's value steered by the kernel's activations: 200 either as
+	# tendency spares the cache or as its own rise on file activations (both only with
+	# max = auto on disk swap), and back below when anonymous pages come back.
+	check "the shipped default went to 200 on disk swap, above max = auto" \
+		bash -c "journalctl -u $UNIT --no-pager --since @$T1 | grep -E -q 'swappiness [0-9]* -> 200 \(workingset: (spare the cache at 200: unmapped cache [0-4]%|.*; file \+[0-9]+ to 200: )'"
+	check "  and went back below it" wait_for 20 \
+		bash -c "journalctl -u $UNIT --no-pager --since @$T1 | grep -q '200 -> [0-9]* (workingset: '"
 fi
 journal_since "$T1" -o cat | tail -n 5
 
