@@ -177,6 +177,27 @@ put_pressure(struct textbuf *t, const struct explain_input *in)
 	textbuf_put(t, "; distress is %d.\n", pr->distress);
 }
 
+/* The tendency formula in words, and why its value is kept (tendency and workingset); who
+ * names the policy that runs it, as the sentence's subject. */
+static void
+put_tendency(struct textbuf *t, const struct policy_result *pr, bool two_looks, const char *who)
+{
+	textbuf_put(t,
+	    "%s (Linux 2.6's swap_tendency) adds half the mapped share (%d), the distress (%d) and ck, the "
+	    "smaller of application memory and free swap (%d): %d.\n",
+	    who, pr->mapped_ratio / 2, pr->distress, pr->ck, pr->swap_tendency);
+	if (pr->kept == POLICY_KEPT_NO_RECLAIM)
+		textbuf_put(t,
+		    "It follows that formula only while the kernel reclaims or tasks stall on memory (2.6 computed it "
+		    "in reclaim and nowhere else); %s, so it keeps the value in effect, %d.\n",
+		    two_looks ? "between the two looks neither happened" : "one look cannot tell", pr->target);
+	else if (pr->kept == POLICY_KEPT_TOP)
+		textbuf_put(t,
+		    "A fall from the top of the range waits %d s after the formula last reached it, since distress "
+		    "swings from poll to poll: it keeps %d.\n",
+		    POLICY_TENDENCY_TOP_HOLD_S, pr->target);
+}
+
 /* The policy's inputs, and its formula, in words. */
 static void
 put_inputs(struct textbuf *t, const struct explain_input *in)
@@ -203,38 +224,25 @@ put_inputs(struct textbuf *t, const struct explain_input *in)
 		    pr->ck);
 		break;
 	case POLICY_TENDENCY:
-		textbuf_put(t,
-		    "The tendency policy (Linux 2.6's swap_tendency) adds half the mapped share (%d), the distress "
-		    "(%d) and ck, the smaller of application memory and free swap (%d): %d.\n",
-		    pr->mapped_ratio / 2, pr->distress, pr->ck, pr->swap_tendency);
-		if (pr->kept == POLICY_KEPT_NO_RECLAIM)
-			textbuf_put(t,
-			    "It follows that formula only while the kernel reclaims or tasks stall on memory (2.6 computed it "
-			    "in reclaim and nowhere else); %s, so it keeps the value in effect, %d.\n",
-			    in->interval_us ? "between the two looks neither happened" : "one look cannot tell",
-			    pr->target);
-		else if (pr->kept == POLICY_KEPT_TOP)
-			textbuf_put(t,
-			    "A fall from the top of the range waits %d s after the formula last reached it, since distress "
-			    "swings from poll to poll: it keeps %d.\n",
-			    POLICY_TENDENCY_TOP_HOLD_S, pr->target);
+		put_tendency(t, pr, in->interval_us != 0, "The tendency policy");
 		break;
 	case POLICY_WORKINGSET:
+		put_tendency(t, pr, in->interval_us != 0,
+		    "The workingset policy starts from the tendency policy's value: that policy");
 		if (!in->cur->has_activations) {
 			textbuf_put(t,
-			    "The workingset policy needs the kernel's workingset_activate_anon and _file counters "
-			    "(Linux 5.9 and later), which this kernel does not show; it runs the tendency policy "
-			    "instead: %s.\n",
-			    pr->reason);
+			    "It would steer that value by the refaults the kernel counts as its working set coming "
+			    "back, but this kernel does not show them (workingset_activate_anon and _file, Linux 5.9 "
+			    "and later), so it is the tendency policy alone.\n");
 			break;
 		}
 		textbuf_put(t,
-		    "The workingset policy takes the tendency policy's value and steers it by the refaults the "
-		    "kernel counts as its working set coming back (%llu anonymous and %llu file pages a second "
-		    "here): up toward %d while file ones dominate and little page cache is unmapped, down toward "
-		    "%d while anonymous ones do. One look has no history to steer by: %s.\n",
+		    "It steers that value by the refaults the kernel counts as its working set coming back (%llu "
+		    "anonymous and %llu file pages a second here): up toward %d while file ones dominate and "
+		    "little page cache is unmapped, down toward %d while anonymous ones do; one look has no "
+		    "history to steer by, so the value is the tendency policy's.\n",
 		    (unsigned long long)pr->activate_anon_pps, (unsigned long long)pr->activate_file_pps,
-		    POLICY_WS_HIGH, POLICY_WS_LOW, pr->reason);
+		    POLICY_WS_HIGH, POLICY_WS_LOW);
 		break;
 	default:
 		textbuf_put(t,

@@ -66,12 +66,12 @@ ws_vmstat 500 900 1000
 out=$("$BIN" --once --dry-run -c "$CONF/workingset.conf")
 want=$("$BIN" --once --dry-run -c "$CONF/ws-tendency.conf")
 check "--once workingset: tendency's decision" test "${out#policy=workingset }" = "${want#policy=tendency }"
-check "--explain says how it steers" bash -c '"$1" --explain -c "$2" | grep -q "steers it by the refaults the kernel counts as its working set"' _ "$BIN" "$CONF/workingset.conf"
+check "--explain says how it steers" bash -c '"$1" --explain -c "$2" | grep -q "steers that value by the refaults the kernel counts as its working set"' _ "$BIN" "$CONF/workingset.conf"
 # A kernel without the activation counters (before 5.9): the tendency policy decides.
 ws_vmstat 0 0 0 drop
 out=$("$BIN" --once --dry-run -c "$CONF/workingset.conf")
 want=$("$BIN" --once --dry-run -c "$CONF/ws-tendency.conf")
 check "--once workingset without activation counters: tendency's decision" \
 	test "${out#policy=workingset }" = "${want#policy=tendency }"
-check "--explain says so" bash -c '"$1" --explain -c "$2" | grep -q "which this kernel does not show; it runs the tendency policy"' _ "$BIN" "$CONF/workingset.conf"
+check "--explain says so" bash -c '"$1" --explain -c "$2" | grep -q "but this kernel does not show them (workingset_activate_anon and _file, Linux 5.9 and later), so it is the tendency policy alone"' _ "$BIN" "$CONF/workingset.conf"
 fake_vmstat 0 0 0 0 0

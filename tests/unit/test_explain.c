@@ -397,6 +397,46 @@ test_adaptive(void **unused)
 	assert_lacks(t, "sparing the cache");
 }
 
+/* workingset says the formula it starts from, as tendency does, then how it steers it (or that
+ * this kernel cannot: no activation counters). */
+static void
+test_workingset(void **unused)
+{
+	struct config c = conf(POLICY_WORKINGSET);
+	struct sample prev, s = fixture(5 * LOOKS_US);
+	const char *t;
+
+	(void)unused;
+	s.has_activations = true;
+	prev = s;
+	prev.time_us -= LOOKS_US;
+	s.activate_anon_pages = prev.activate_anon_pages + 7;
+	s.activate_file_pages = prev.activate_file_pages + 300;
+	t = render_from(&c, EXPLAIN_CONFIG_FILE, &prev, &s, 60, 200);
+	assert_first_line(t, "It would leave vm.swappiness at 60, which is what it should be: the workingset policy "
+			     "asks for 60 (stay at 60: no reclaim (formula 28)).");
+	assert_has(t, "\nThe workingset policy starts from the tendency policy's value: that policy (Linux 2.6's "
+		      "swap_tendency) adds half the mapped share (5), the distress (0) and ck, the smaller of "
+		      "application memory and free swap (23): 28.\nIt follows that formula only while the kernel "
+		      "reclaims or tasks stall on memory (2.6 computed it in reclaim and nowhere else); between the "
+		      "two looks neither happened, so it keeps the value in effect, 60.\n");
+	assert_has(t, "\nIt steers that value by the refaults the kernel counts as its working set coming back (7 "
+		      "anonymous and 300 file pages a second here): up toward 200 while file ones dominate and "
+		      "little page cache is unmapped, down toward 60 while anonymous ones do; one look has no "
+		      "history to steer by, so the value is the tendency policy's.\n");
+	/* Under reclaim the formula itself, and no sentence about keeping the value. */
+	t = render(&c, &s, 60);
+	assert_has(t, "(23): 28.\nIt steers that value by ");
+	/* A kernel before 5.9: tendency alone, and the text says why. */
+	s.has_activations = false;
+	prev.has_activations = false;
+	t = render_from(&c, EXPLAIN_CONFIG_FILE, &prev, &s, 60, 200);
+	assert_has(t, "\nIt would steer that value by the refaults the kernel counts as its working set coming "
+		      "back, but this kernel does not show them (workingset_activate_anon and _file, Linux 5.9 and "
+		      "later), so it is the tendency policy alone.\n");
+	assert_lacks(t, "It steers that value");
+}
+
 static void
 test_config_sources(void **unused)
 {
@@ -456,6 +496,7 @@ main(void)
 		cmocka_unit_test(test_pressure),
 		cmocka_unit_test(test_verdicts),
 		cmocka_unit_test(test_adaptive),
+		cmocka_unit_test(test_workingset),
 		cmocka_unit_test(test_config_sources),
 		cmocka_unit_test(test_small_buffer),
 	};
