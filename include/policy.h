@@ -244,6 +244,10 @@ struct policy_result {
 	/* tendency: why target is not the formula's swap_tendency (POLICY_KEPT_NONE: it is). */
 	/* POLICY_KEPT_SPARE: sparing the cache, at state->spare_top, above the configured range. */
 	enum policy_kept { POLICY_KEPT_NONE, POLICY_KEPT_NO_RECLAIM, POLICY_KEPT_TOP, POLICY_KEPT_SPARE } kept;
+	/* target may be above the configured range, up to state->spare_top (decide lifts the
+	 * range for this decision): sparing the cache, workingset's rise, or the value either
+	 * left in effect, kept between bursts of reclaim. */
+	bool lift;
 	int unmapped_cache_pct; /* page cache no process maps, % of MemTotal */
 	char reason[128];
 };

@@ -556,6 +556,7 @@ spare(struct policy_state *st, const struct sample *cur, bool has_rates, struct 
 		return;
 	r->target = st->spare_top;
 	r->kept = POLICY_KEPT_SPARE;
+	r->lift = true;
 	REASON("spare the cache at %d: unmapped cache %d%%, swap-outs %llu/s, swap-ins %llu/s", st->spare_top,
 	       r->unmapped_cache_pct, (unsigned long long)r->swapout_pps, (unsigned long long)in);
 }
@@ -674,11 +675,18 @@ workingset(struct policy_state *st, const struct sample *prev, const struct samp
 		st->n_polls = 0;
 	}
 	why = ws_steer(st, a, f, low_cache, &wa, &wf);
-	if (st->ws_bias == 0 || r->kept == POLICY_KEPT_NO_RECLAIM ||
-	    (st->ws_bias > 0 && r->kept != POLICY_KEPT_NONE))
-		return;
 	/* The configured top, not the last poll's: after a lift to 200 that is 200. */
 	top = st->range_top > 0 ? st->range_top : st->top;
+	if (st->ws_bias == 0 || r->kept == POLICY_KEPT_NO_RECLAIM ||
+	    (st->ws_bias > 0 && r->kept != POLICY_KEPT_NONE)) {
+		/* A rise above the top, kept between bursts of reclaim (or held at the top),
+		 * stays there: clamped to the top, the next burst would raise it again. Only
+		 * the daemon's own value: one someone else wrote is not a rise. */
+		if (st->ws_bias > 0 && r->kept != POLICY_KEPT_NONE && st->has_value && top > 0 && now > top &&
+		    st->spare_top > top)
+			r->lift = true;
+		return;
+	}
 	base = r->kept == POLICY_KEPT_NONE ? r->swap_tendency : now;
 	if (r->kept == POLICY_KEPT_SPARE)
 		base = r->target;
@@ -700,8 +708,10 @@ workingset(struct policy_state *st, const struct sample *prev, const struct samp
 	r->kept = POLICY_KEPT_NONE;
 	/* Above the configured top only where sparing the cache may go (max = auto on disk). */
 	if (top > 0 && r->target > top) {
-		if (st->spare_top > top)
+		if (st->spare_top > top) {
 			r->kept = POLICY_KEPT_SPARE;
+			r->lift = true;
+		}
 		r->target = min_int(r->target, max_int(st->spare_top, top));
 	}
 	snprintf(r->reason + strlen(r->reason), sizeof(r->reason) - strlen(r->reason),

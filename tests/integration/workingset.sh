@@ -46,6 +46,12 @@ check "workingset: the rise says why" log_has '; file +[0-9]* to 200: working se
 knob_not() { [ "$(knob)" != "$1" ]; }
 ws_never() { ! ws_pump "$@"; } # ws_never SECONDS ANON FILE COMMAND: COMMAND never succeeds
 check "workingset: and stays at 200 for 3 s of polls" ws_never 3 0 100 knob_not 200
+# Between bursts of reclaim the rise is kept above auto's top: clamped to 100 on a poll
+# without reclaim, it went back to 200 at the next burst (a loaded machine's pump showed it).
+ws_quiet=$(grep -c 'stay at 200: no reclaim' "$WORK/daemon.log" || true)
+ws_quiet_more() { [ "$(grep -c 'stay at 200: no reclaim' "$WORK/daemon.log")" -ge $((ws_quiet + 2)) ]; }
+check "workingset: polls without reclaim keep the rise" wait_for 15 ws_quiet_more
+check "  at 200, not auto's 100" knob_is 200
 # 20% unmapped: no rise; the formula (mapped 10%/2 + ck 40) again.
 fake_meminfo 1000000 300000 50000 250000 0 100000 1000000 1000000
 check "workingset: a page cache of 20% drops the rise: the formula, 45" ws_pump 15 0 100 knob_is 45

@@ -188,8 +188,9 @@ test_spare(void **state)
 			fail_msg("step %zu: %d '%s', want %d '%s...'", i, dn.dec.value, dn.pr.reason, steps[i].want,
 				 steps[i].reason);
 		/* The range follows: 200 only while the cache is spared. */
-		assert_int_equal(dn.lim.max, dn.pr.kept == POLICY_KEPT_SPARE ? 200 : 100);
+		assert_int_equal(dn.lim.max, dn.pr.lift ? 200 : 100);
 		assert_int_equal(dn.dec.value == 200, dn.pr.kept == POLICY_KEPT_SPARE);
+		assert_int_equal(dn.pr.lift, dn.pr.kept == POLICY_KEPT_SPARE);
 		knob = dn.dec.value;
 	}
 }
@@ -223,13 +224,36 @@ test_workingset_lift(void **state)
 		cur.pgsteal_pages += 1000;
 		cur.activate_file_pages += 1000;
 		assert_int_equal(decide(&c, 100, 200, &ps, &reg, i > 0 ? &prev : NULL, &cur, knob, &dn), 0);
-		assert_int_equal(dn.lim.max, dn.pr.kept == POLICY_KEPT_SPARE ? 200 : 100);
+		assert_int_equal(dn.lim.max, dn.pr.lift ? 200 : 100);
 		if (at200)
 			assert_int_equal(dn.dec.value, 200);
 		at200 |= dn.dec.value == 200;
 		knob = dn.dec.value;
 	}
 	assert_int_equal(knob, 200);
+	/* Between bursts of reclaim the rise is kept, above auto's top: clamped to 100 there,
+	 * the next burst raised it to 200 again (a write each way). */
+	for (int i = 0; i < 3; i++) {
+		prev = cur;
+		cur.time_us += 1000000;
+		assert_int_equal(decide(&c, 100, 200, &ps, &reg, &prev, &cur, knob, &dn), 0);
+		assert_int_equal(dn.pr.kept, POLICY_KEPT_NO_RECLAIM);
+		assert_true(dn.pr.lift);
+		assert_int_equal(dn.lim.max, 200);
+		assert_int_equal(dn.dec.value, 200);
+		knob = dn.dec.value;
+	}
+	/* The cache grows to 20% of RAM, still without reclaim: the rise is dropped, and the
+	 * value kept goes back within auto's range. */
+	prev = cur;
+	cur.time_us += 1000000;
+	cur.cached_kib = 240000;
+	assert_int_equal(decide(&c, 100, 200, &ps, &reg, &prev, &cur, knob, &dn), 0);
+	assert_int_equal(dn.pr.kept, POLICY_KEPT_NO_RECLAIM);
+	assert_false(dn.pr.lift);
+	assert_int_equal(dn.dec.value, 100);
+	knob = dn.dec.value;
+	cur.cached_kib = 50000;
 	for (int i = 0; i < 3; i++) {
 		prev = cur;
 		cur.time_us += 1000000;

@@ -440,7 +440,7 @@ workingset_rise(int top, int spare_top, uint64_t swap_free, int rises)
 		policy_begin(&st, knob);
 		st.spare_top = spare_top;
 		assert_int_equal(policy_evaluate(POLICY_WORKINGSET, &st, i > 0 ? &prev : NULL, &cur, &r), 0);
-		knob = r.target > top && r.kept != POLICY_KEPT_SPARE ? top : r.target;
+		knob = r.target > top && !r.lift ? top : r.target;
 		policy_observe(&st, knob, top);
 	}
 	return r;
