@@ -700,6 +700,21 @@ static const struct writes_bound writes_bounds[] = {
 	 "KNOWN BAD (issue 13 item 4) on zram, as shipped (max = auto is 200 there): the formula "
 	 "wanders 105-156 from poll to poll; the step of 20 writes 3.1-16.9 times a minute over the "
 	 "seeds (31-52 at step 5)"},
+	/* workingset, on the traces with activations: its bias moves a step a poll and is kept
+	 * otherwise, so a steady stretch writes little. */
+	{"compile-act-s60.csv", "shipped", POLICY_WORKINGSET, "build", 1, 0, 7,
+	 "100, then up in two steps to 200 on the build's file activations, held to the end: 5.7 "
+	 "writes/min"},
+	{"phased-act-s200.csv", "shipped", POLICY_WORKINGSET, "phase2", 1, 0, 8,
+	 "100 -> 60 on the anonymous activations, a dip to 30 with the formula, back to 60: 5.5-7.3 "
+	 "writes/min over the seeds"},
+	{"responsiveness-act-s60.csv", "shipped", POLICY_WORKINGSET, "pass1", 1, 0, 0,
+	 "at 60 all through pass 1 (the anonymous activations hold the bias down): no write"},
+	{"dirtier-act-zram-s60.csv", "shipped", POLICY_WORKINGSET, "pass2", 1, 0, 0,
+	 "at 200 all through pass 2 on zram: no write"},
+	{"dirtier-act-zram-s200.csv", "shipped", POLICY_WORKINGSET, "pass2", 1, 8, 26,
+	 "KNOWN (issue 13 item 4) on zram: no activations steer it here, and tendency's formula "
+	 "wanders 120-162 under the dirtier's second pass: 8.6-25.7 writes/min over the seeds"},
 };
 
 /*
