@@ -44,8 +44,8 @@ decide(const struct config *cfg, int max, int kernel_max, struct policy_state *s
 	r = policy_evaluate(cfg->policy, state, prev, cur, &ret->pr);
 	if (r < 0)
 		return r;
-	/* Sparing the cache, or workingset's rise, lifts auto's top for this decision
-	 * (include/policy.h). */
+	/* Sparing the cache, or workingset's rise (and either kept between bursts of
+	 * reclaim), lifts auto's top for this decision (include/policy.h). */
 	if (ret->pr.lift && state)
 		max = state->spare_top;
 	ret->lim = decide_limits(cfg, max, kernel_max);

@@ -685,6 +685,12 @@ workingset(struct policy_state *st, const struct sample *prev, const struct samp
 		if (st->ws_bias > 0 && r->kept != POLICY_KEPT_NONE && st->has_value && top > 0 && now > top &&
 		    st->spare_top > top)
 			r->lift = true;
+		/* A rise given up without reclaim goes back within the range, and says so
+		 * (as tendency does when it spares the cache no more). */
+		if (!r->lift && r->kept == POLICY_KEPT_NO_RECLAIM && top > 0 && r->target > top) {
+			r->target = top;
+			REASON("back to %d: no reclaim (formula %d)", top, r->swap_tendency);
+		}
 		return;
 	}
 	base = r->kept == POLICY_KEPT_NONE ? r->swap_tendency : now;

@@ -252,6 +252,9 @@ test_workingset_lift(void **state)
 	assert_int_equal(dn.pr.kept, POLICY_KEPT_NO_RECLAIM);
 	assert_false(dn.pr.lift);
 	assert_int_equal(dn.dec.value, 100);
+	/* Within the range, not clamped to it: the reason says where it goes. */
+	assert_false(dn.dec.clamped);
+	assert_non_null(strstr(dn.pr.reason, "back to 100: no reclaim"));
 	knob = dn.dec.value;
 	cur.cached_kib = 50000;
 	for (int i = 0; i < 3; i++) {
