@@ -75,7 +75,7 @@ def _reason(data, res, swap, wl, setting, caps):
     if top is None or best <= top:
         return f": {where}where {best} is best, the knob's median is {fmt(statistics.median(values))}"
     at_top = next((b.share for b in why.bands(values, top, best) if b.low == b.high == top), 0.0)
-    # Above the top: the daemon itself went there (the tendency policy sparing the cache).
+    # Above the top: the daemon itself went there (tendency or workingset going above max = auto's top).
     above = sum(1 for v in values if v > top) / len(values)
     if top in caps:
         return (f": {where}the same cap, at {top} for {_pct(at_top)} of the time"

@@ -298,7 +298,8 @@ def _knob_line(data, t, swap, wl, setting, first):
     reach = (", above the daemon's top" if top is not None and best > top else
              ", the daemon's top" if best == top else "")
     if top is not None and best > top and any(v > top for v in values):
-        reach += " (the knob went above it: the daemon's tendency policy sparing the cache)"
+        how = model.ABOVE_TOP.get(data.daemon_policy(swap, setting), model.ABOVE_TOP["tendency"])
+        reach += f" (the knob went above it: {how})"
     return (f"{name}: the knob " + ", ".join(_band_words(b, top, best, topwhy) for b in why.bands(values, top, best))
             + f" of the seconds (median {fmt(statistics.median(values))}; {len(values)} s over {n} runs); the best "
             f"static value for {name if wl == 'phased' else wl} is {best}{reach}", True)
@@ -399,21 +400,28 @@ def _parts_line(data, res, swap, wl, setting):
 
 def _spare_line(data, t, swap, wl, setting):
     """Where the best static value of a figure (table t) is above the daemon's top and the
-    setting runs the tendency policy, which goes above that top only once the unmapped page
-    cache is under model.SPARE_FLOOR_PCT of RAM: how much of the figure's window it was; None
-    otherwise or without the columns."""
+    setting runs a policy that goes above that top only while the unmapped page cache is low
+    (tendency: under model.SPARE_FLOOR_PCT of RAM; workingset: its rise under
+    model.SPARE_CEIL_PCT): how much of the figure's window it was; None otherwise or without
+    the columns."""
     top = data.daemon_max(swap, setting)
-    if (not model.is_static(t.best) or top is None or int(t.best) <= top
-            or data.daemon_policy(swap, setting) != "tendency"):
+    policy = data.daemon_policy(swap, setting)
+    if not model.is_static(t.best) or top is None or int(t.best) <= top or policy not in ("tendency", "workingset"):
         return None
-    below, total, runs = data.unmapped_cache_below(swap, wl, setting, model.SPARE_FLOOR_PCT,
-                                                   model.MARKS.get(t.metric.name))
+    pct = model.SPARE_FLOOR_PCT if policy == "tendency" else model.SPARE_CEIL_PCT
+    below, total, runs = data.unmapped_cache_below(swap, wl, setting, pct, model.MARKS.get(t.metric.name))
     if not total:
         return None
     name = window_name(t, wl)
-    return (f"{name}: the tendency policy goes above its top only once the page cache that no process maps is under "
-            f"{model.SPARE_FLOOR_PCT}% of MemTotal (sparing the cache, autoswappiness(8), THE RULES); it was for "
-            f"{below / total:.0%} of the seconds ({below} of {total} s over {runs} runs)")
+    if policy == "tendency":
+        rule = (f"the tendency policy goes above its top only once the page cache that no process maps is under "
+                f"{pct}% of MemTotal (sparing the cache, autoswappiness(8), THE RULES)")
+    else:
+        rule = (f"the workingset policy rises above its top only while the page cache that no process maps is under "
+                f"{pct}% of MemTotal and file refaults dominate (or spares the cache under "
+                f"{model.SPARE_FLOOR_PCT}%; autoswappiness(8), THE WORKINGSET POLICY)")
+    was = "it was" if policy == "tendency" else f"the cache was under {pct}%"
+    return f"{name}: {rule}; {was} for {below / total:.0%} of the seconds ({below} of {total} s over {runs} runs)"
 
 
 def _noise(r, bound, n, cv=None):

@@ -193,3 +193,14 @@ PACE_SLOW = 1.25
 # the page cache that no process maps is under this percent of MemTotal: include/policy.h's
 # POLICY_SPARE_FLOOR_PCT (test_report checks that they agree).
 SPARE_FLOOR_PCT = 5
+
+# The workingset policy rises above max = auto's 100 on disk swap (its bias, while file
+# refaults dominate) only while that cache is under this percent of MemTotal, and drops a rise
+# when it grows to it: include/policy.h's POLICY_SPARE_CEIL_PCT (test_report checks it too).
+SPARE_CEIL_PCT = 10
+
+# What takes each policy above its top, in the words of the why section.
+ABOVE_TOP = {
+    "tendency": "the daemon's tendency policy sparing the cache",
+    "workingset": "the daemon's workingset policy rising on file refaults, or sparing the cache",
+}

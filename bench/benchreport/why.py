@@ -20,7 +20,7 @@ def bands(values, top, best):
     """The shares of values (the knob, one sample a second) at the daemon's top, between the
     best static value and the top, and at or below the best static value; when the best static
     value is at the top or out of its reach, at the top and below it. Values above the top
-    (before the daemon wrote, or its tendency policy sparing the cache above max = auto on disk
+    (before the daemon wrote, or its tendency or workingset policy going above max = auto on disk
     swap) get a band of their own; without a known top (None), above the
     best static value and at or below it. A band without a sample is left out unless it holds
     the best static value (or the top, with the best static value above it): that the daemon
