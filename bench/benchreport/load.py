@@ -262,6 +262,26 @@ class Data:
             below += sum(1 for c, b, m, sh, mt in vals if max(0.0, c + b - m - sh) * 100 < pct * mt)
         return below, total, runs
 
+    def file_refaults_cache_below(self, swap, wl, setting, pct, min_pps, mark=None):
+        """(seconds, of seconds, runs): of the seconds in the figure's window in which the
+        kernel counted at least min_pps file pages a second coming back into the working set
+        (activate_file, between two samples of the time series), how many had the page cache
+        that no process maps under pct of MemTotal (as unmapped_cache_below), pooled over the
+        setting's counted runs; (0, 0, 0) without those columns."""
+        below = total = runs = 0
+        cols = ("t", "activate_file", "cached_kb", "buffers_kb", "mapped_kb", "shmem_kb", "memtotal_kb")
+        for _, rows in self._window_rows(swap, wl, setting, mark):
+            vals = [[fnum(row.get(c)) for c in cols] for row in rows]
+            vals = [v for v in vals if None not in v and v[6] > 0]
+            if len(vals) < 2:
+                continue
+            runs += 1
+            for (t0, a0, *_), (t1, a1, c, b, m, sh, mt) in zip(vals, vals[1:]):
+                if t1 > t0 and (a1 - a0) >= min_pps * (t1 - t0):
+                    total += 1
+                    below += max(0.0, c + b - m - sh) * 100 < pct * mt
+        return below, total, runs
+
     def daemon_policy(self, swap, setting):
         """The policy a daemon setting ran on a swap mode, as the daemon read its file there
         (guest-info's config_SETTING); None if not recorded."""

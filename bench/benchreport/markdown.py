@@ -421,7 +421,14 @@ def _spare_line(data, t, swap, wl, setting):
                 f"{pct}% of MemTotal and file refaults dominate (or spares the cache under "
                 f"{model.SPARE_FLOOR_PCT}%; autoswappiness(8), THE WORKINGSET POLICY)")
     was = "it was" if policy == "tendency" else f"the cache was under {pct}%"
-    return f"{name}: {rule}; {was} for {below / total:.0%} of the seconds ({below} of {total} s over {runs} runs)"
+    out = f"{name}: {rule}; {was} for {below / total:.0%} of the seconds ({below} of {total} s over {runs} runs)"
+    if policy == "workingset":
+        fb, ft, _ = data.file_refaults_cache_below(swap, wl, setting, pct, model.WS_MIN_PPS,
+                                                   model.MARKS.get(t.metric.name))
+        if ft:
+            out += (f", and for {fb} of the {ft} seconds in which at least {model.WS_MIN_PPS} file pages a second "
+                    f"came back into the working set (activate_file), the refaults its rise follows")
+    return out
 
 
 def _noise(r, bound, n, cv=None):

@@ -199,6 +199,10 @@ SPARE_FLOOR_PCT = 5
 # when it grows to it: include/policy.h's POLICY_SPARE_CEIL_PCT (test_report checks it too).
 SPARE_CEIL_PCT = 10
 
+# The file (or anonymous) activations a second below which the workingset policy does not
+# steer: include/policy.h's POLICY_WS_MIN_PPS (test_report checks it).
+WS_MIN_PPS = 128
+
 # What takes each policy above its top, in the words of the why section.
 ABOVE_TOP = {
     "tendency": "the daemon's tendency policy sparing the cache",

@@ -711,6 +711,9 @@ class SparingTheCache(unittest.TestCase):
         with open(os.path.join(os.path.dirname(__file__), "..", "..", "include", "policy.h")) as f:
             m = re.search(r"#define POLICY_SPARE_CEIL_PCT (\d+)", f.read())
         self.assertEqual(int(m.group(1)), model.SPARE_CEIL_PCT)
+        with open(os.path.join(os.path.dirname(__file__), "..", "..", "include", "policy.h")) as f:
+            m = re.search(r"#define POLICY_WS_MIN_PPS (\d+)", f.read())
+        self.assertEqual(int(m.group(1)), model.WS_MIN_PPS)
 
     def test_workingset_rises_under_the_ceiling(self):
         # The same runs with the workingset policy shipped: its rise above the top wants the
@@ -721,21 +724,27 @@ class SparingTheCache(unittest.TestCase):
             add_knob(d, data.runs_of("disk", "phased", "default"))
             with open(os.path.join(d, "guest-info-workload-disk-phased.txt"), "w") as f:
                 f.write("guest_swap_mode=disk\nconfig_default=policy=workingset max=100\n")
+            def act(i):
+                return 500 * (min(i, 15) - 7) * (i > 7) + 127 * max(0, i - 15)
+
             for r in data.runs_of("disk", "dirtier", "default"):
                 t0 = float(r["t0"])
                 # 4% for 10 s, 24% for 10 s, then 9% (under 10%, not under 5%); 200 in the first 5 s.
+                # File activations: 500 a second from the 8th second to the 15th, 127 after.
                 with open(os.path.join(d, "ts", f"disk-dirtier-default-{r['rep']}.csv"), "w") as f:
-                    f.write("t,swappiness,cached_kb,buffers_kb,mapped_kb,shmem_kb,memtotal_kb\n" + "".join(
-                        f"{t0 + i + 0.5:.2f},{200 if 0 <= i < 5 else 100},"
-                        f"{6000 if i < 10 else 26000 if i < 20 else 11000},1000,2000,1000,100000\n"
-                        for i in range(-5, 36)))
+                    f.write("t,swappiness,cached_kb,buffers_kb,mapped_kb,shmem_kb,memtotal_kb,activate_file\n"
+                            + "".join(f"{t0 + i + 0.5:.2f},{200 if 0 <= i < 5 else 100},"
+                                      f"{6000 if i < 10 else 26000 if i < 20 else 11000},1000,2000,1000,100000,"
+                                      f"{act(i)}\n" for i in range(-5, 36)))
             data = load.Data(d)
             self.assertEqual(data.daemon_policy("disk", "default"), "workingset")
             md = why_with_miss(data, "disk", "dirtier", 1.1, 1.07, 1.13)
             self.assertIn("  - the run: the workingset policy rises above its top only while the page cache that no "
                           "process maps is under 10% of MemTotal and file refaults dominate (or spares the cache "
                           "under 5%; autoswappiness(8), THE WORKINGSET POLICY); the cache was under 10% for 67% of the "
-                          "seconds (60 of 90 s over 3 runs).", md)
+                          "seconds (60 of 90 s over 3 runs), and for 6 of the 24 seconds in which at least 128 file "
+                          "pages a second came back into the working set (activate_file), the refaults its rise "
+                          "follows.", md)
             self.assertIn("(the knob went above it: the daemon's workingset policy rising on file refaults, or "
                           "sparing the cache).", md)
             self.assertNotIn("tendency policy", md)
