@@ -6,15 +6,18 @@
 # swap-ins go into pswpin and workingset_refault_anon alike, the scan is all stolen.
 adaptive_vmstat() { fake_vmstat "$1" "$2" "$2" "$4" "$4" "$3"; }
 av_f=0 av_i=0 av_o=0 av_sc=0
-# adaptive_pump SECONDS FILE SWAPIN SWAPOUT COMMAND...: the counters grow by these
-# every 50 ms until COMMAND succeeds (the daemon polls every 500 ms here, so that
-# each poll sees several steps even when this loop runs late on a busy machine).
+# adaptive_pump SECONDS FILE SWAPIN SWAPOUT COMMAND...: the counters grow by these for
+# every 50 ms that passes (pump_steps in run.sh) until COMMAND succeeds (the daemon polls
+# every 500 ms here, so that each poll sees several steps).
 adaptive_pump() {
-	local end=$((SECONDS + $1)) fs=$2 is=$3 os=$4
+	local end=$((SECONDS + $1)) fs=$2 is=$3 os=$4 n
 	shift 4
+	PUMP_LAST=0
 	until "$@"; do
 		[ $SECONDS -lt $end ] || return 1
-		av_f=$((av_f + fs)) av_i=$((av_i + is)) av_o=$((av_o + os)) av_sc=$((av_sc + fs + os + 1000))
+		pump_steps
+		n=$PUMP_STEPS
+		av_f=$((av_f + n * fs)) av_i=$((av_i + n * is)) av_o=$((av_o + n * os)) av_sc=$((av_sc + n * (fs + os + 1000)))
 		adaptive_vmstat $av_f $av_i $av_o $av_sc
 		sleep 0.05
 	done

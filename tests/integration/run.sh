@@ -270,6 +270,17 @@ wait_for() { # wait_for SECONDS COMMAND...: poll until COMMAND succeeds
 	done
 }
 knob_is() { [ "$(knob)" = "$1" ]; }
+# pump_steps: into PUMP_STEPS, the 50 ms steps that passed since the last call (at least 1;
+# the first call of a pump sets PUMP_LAST itself). The pumps below grow fake counters by
+# the clock, not by their loop: on a busy host one turn took a second, and a rate per turn
+# fell under the policies' thresholds, or fell at one value and not at another.
+PUMP_LAST=0
+pump_steps() {
+	local now=${EPOCHREALTIME/[.,]/}
+	PUMP_STEPS=$(((now - PUMP_LAST) / 50000))
+	((PUMP_STEPS >= 1 && PUMP_LAST > 0)) || PUMP_STEPS=1
+	PUMP_LAST=$now
+}
 log_has() { grep -q -- "$1" "$WORK/daemon.log"; }
 # start_daemon DAEMON_ARGS...: the daemon in the background, its log in $WORK/daemon.log;
 # under "${LAUNCH[@]}" when a caller sets it (psi-trigger.sh: setpriv).
@@ -445,16 +456,18 @@ check "adaptive starts at N" wait_for 15 knob_is 100
 f=0 a=0 i=0 sc=0
 knob_above() { [ "$(knob)" -gt "$1" ]; }
 knob_below() { [ "$(knob)" -lt "$1" ]; }
-# pump_until SECONDS FILE_STEP SWAPIN_STEP COMMAND...: the counters grow every
-# 50 ms until COMMAND succeeds. A loaded machine runs the daemon's polls late,
-# not differently, so the checks wait for the effect instead of a fixed time;
-# the deadline is a backstop for a policy that does not move at all.
+# pump_until SECONDS FILE_STEP SWAPIN_STEP COMMAND...: the counters grow by these for
+# every 50 ms that passes (pump_steps) until COMMAND succeeds. A loaded machine runs the
+# daemon's polls late, not differently, so the checks wait for the effect instead of a
+# fixed time; the deadline is a backstop for a policy that does not move at all.
 pump_until() {
 	local end=$((SECONDS + $1)) fs=$2 is=$3
 	shift 3
+	PUMP_LAST=0
 	until "$@"; do
 		[ $SECONDS -lt $end ] || return 1
-		f=$((f + fs)) i=$((i + is)) sc=$((sc + 5000))
+		pump_steps
+		f=$((f + PUMP_STEPS * fs)) i=$((i + PUMP_STEPS * is)) sc=$((sc + PUMP_STEPS * 5000))
 		fake_vmstat $f $a $i $sc $sc
 		sleep 0.05
 	done

@@ -15,19 +15,16 @@ ws_vmstat() {
 }
 ws_a=0 ws_f=0 ws_sc=0
 # ws_pump SECONDS ANON FILE COMMAND...: the activations grow by these for every 50 ms that
-# passed (with reclaim) until COMMAND succeeds; the daemon polls every 500 ms. Counted by the
-# clock, not by the loop: on a busy host one turn of it took a second, and 100 file
-# activations a second are under the policy's 128.
+# passes (with reclaim; pump_steps in run.sh) until COMMAND succeeds; the daemon polls every
+# 500 ms.
 ws_pump() {
-	local end=$((SECONDS + $1)) as=$2 fs=$3 last=${EPOCHREALTIME/[.,]/} now n
+	local end=$((SECONDS + $1)) as=$2 fs=$3
 	shift 3
+	PUMP_LAST=0
 	until "$@"; do
 		[ $SECONDS -lt $end ] || return 1
-		now=${EPOCHREALTIME/[.,]/}
-		n=$(((now - last) / 50000))
-		((n >= 1)) || n=1
-		last=$now
-		ws_a=$((ws_a + n * as)) ws_f=$((ws_f + n * fs)) ws_sc=$((ws_sc + n * 1000))
+		pump_steps
+		ws_a=$((ws_a + PUMP_STEPS * as)) ws_f=$((ws_f + PUMP_STEPS * fs)) ws_sc=$((ws_sc + PUMP_STEPS * 1000))
 		ws_vmstat $ws_a $ws_f $ws_sc
 		sleep 0.05
 	done
