@@ -57,7 +57,10 @@ allocs() { # allocs POLLS: total allocations of a daemon run until it has polled
 		mount --bind "$W/k" /proc/sys/vm/swappiness
 		mount -t tmpfs tmpfs /run
 		printf "[daemon]\ninterval_ms = 100\n" >"$W/c"
-		valgrind --log-file="$W/vg" "$0" --foreground --dry-run -v -c "$W/c" 2>"$W/log" &
+		# The log exists before the loop looks: the job opens it when it runs, and on a busy
+		# host the first grep came first, found no file, and ended the loop at once.
+		: >"$W/log"
+		valgrind --log-file="$W/vg" "$0" --foreground --dry-run -v -c "$W/c" 2>>"$W/log" &
 		pid=$!
 		# -v logs one record per poll, each naming the swappiness; 10 minutes at most.
 		i=0
@@ -96,8 +99,9 @@ long_run() {
 		mount --bind "$W/k" /proc/sys/vm/swappiness
 		mount -t tmpfs tmpfs /run
 		printf "[daemon]\ninterval_ms = 10\n[policy]\nname = adaptive\n" >"$W/c"
+		: >"$W/log" # before the loops look (as in allocs)
 		valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \
-			--log-file="$LOGS/longrun.vg.log" "$BIN" --foreground -v -c "$W/c" 2>"$W/log" &
+			--log-file="$LOGS/longrun.vg.log" "$BIN" --foreground -v -c "$W/c" 2>>"$W/log" &
 		pid=$!
 		# The descriptors once it polls (a fixed sleep counted valgrind'"'"'s own on a busy
 		# machine, where the daemon had not opened its files yet: 13 -> 25).
