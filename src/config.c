@@ -6,7 +6,7 @@
 
 #include "parse.h"
 
-/* Defaults: tendency, the policy the latest benchmark chose
+/* Defaults: workingset, the policy the latest benchmark chose
  * (bench/results/default-policy.txt); max follows the swap devices
  * (policy_device_max); a step of 20 keeps the knob from being rewritten for
  * the formulas' poll-to-poll noise (autoswappiness(8), THE REGULATOR: at 5 the
@@ -20,7 +20,7 @@ void
 config_defaults(struct config *ret)
 {
 	*ret = (struct config){
-		.policy = POLICY_TENDENCY,
+		.policy = POLICY_WORKINGSET,
 		.min = 0,
 		.max = CONFIG_MAX_AUTO,
 		.step = 20,

@@ -31,22 +31,23 @@ check "--explain without swap says what the daemon would do" \
 	grep -q "^The daemon has no special case for this: it would keep polling and write 0 now, as the ck policy asks (no swap)" "$WORK/explain.out"
 check "--explain with a readable config names it" grep -qx "Configuration: $PUB/ck.conf (policy ck, .*)\." "$WORK/explain.out"
 
-# Disk swap: the default policy, tendency, 28 (mapped 10%/2 + ck 23).
+# Disk swap: the default policy, workingset: tendency's 28 (mapped 10%/2 + ck 23), kept.
 fake_meminfo 1000000 300000 50000 250000 0 100000 1000000 230000
 fake_swaps /dev/vdb
 check "--explain on disk swap, missing config" explain_as_nobody -c "$PUB/missing.conf"
 check "--explain on disk swap: the first line is the answer" \
-	test "$(first_line)" = "It would leave vm.swappiness at 60, which is what it should be: the tendency policy asks for 60 (stay at 60: no reclaim (formula 28))."
-check "--explain says why tendency keeps the value" grep -qx "It follows that formula only while the kernel reclaims or tasks stall on memory (2.6 computed it in reclaim and nowhere else); between the two looks neither happened, so it keeps the value in effect, 60." "$WORK/explain.out"
+	test "$(first_line)" = "It would leave vm.swappiness at 60, which is what it should be: the workingset policy asks for 60 (stay at 60: no reclaim (formula 28))."
+check "--explain says why the default keeps the value" grep -qx "It follows that formula only while the kernel reclaims or tasks stall on memory (2.6 computed it in reclaim and nowhere else); between the two looks neither happened, so it keeps the value in effect, 60." "$WORK/explain.out"
 check "--explain on disk swap: max = auto is 100" grep -q "^max = auto makes the upper limit 100: on disk" "$WORK/explain.out"
 check "--explain without the config file says so" \
-	grep -q "^Configuration: the built-in defaults, as $PUB/missing.conf does not exist (policy tendency," "$WORK/explain.out"
+	grep -q "^Configuration: the built-in defaults, as $PUB/missing.conf does not exist (policy workingset," "$WORK/explain.out"
 
-# zram: the same target, the range up to 200; a config uid 65534 cannot read.
+# zram: the same target, the range up to 200; a config uid 65534 cannot read (it names
+# tendency: the built-in default, workingset, decides).
 fake_swaps /dev/zram0 /dev/zram1
 check "--explain on zram with an unreadable config" explain_as_nobody -c "$CONF/private.conf"
 check "--explain on zram: the first line is the answer" \
-	test "$(first_line)" = "It would leave vm.swappiness at 60, which is what it should be: the tendency policy asks for 60 (stay at 60: no reclaim (formula 28))."
+	test "$(first_line)" = "It would leave vm.swappiness at 60, which is what it should be: the workingset policy asks for 60 (stay at 60: no reclaim (formula 28))."
 check "--explain on zram: max = auto is 200" grep -q "Swap: 2 devices, all on zram .*max = auto makes the upper limit 200" <(tr '\n' ' ' <"$WORK/explain.out")
 check "--explain says this user may not read the config" \
 	grep -q "^Configuration: the built-in defaults, as this user may not read $CONF/private.conf; the daemon, as root, would use it" "$WORK/explain.out"

@@ -167,7 +167,7 @@ test_defaults_and_comments(void **state)
 	assert_int_equal(c.dry_run, d.dry_run);
 	assert_int_equal(c.on_external_change, d.on_external_change);
 	assert_int_equal(c.debug, d.debug);
-	assert_int_equal(d.policy, POLICY_TENDENCY);
+	assert_int_equal(d.policy, POLICY_WORKINGSET);
 	assert_int_equal(d.min, 0);
 	assert_int_equal(d.max, CONFIG_MAX_AUTO);
 	assert_int_equal(d.step, 20);

@@ -108,17 +108,17 @@ test_spare_top(void **state)
 
 	(void)state;
 	config_defaults(&c);
-	assert_int_equal(c.policy, POLICY_TENDENCY);
+	assert_int_equal(c.policy, POLICY_WORKINGSET);
 	assert_int_equal(c.max, CONFIG_MAX_AUTO);
-	assert_int_equal(decide_spare_top(&c, 100, 200), 200);
+	assert_int_equal(decide_spare_top(&c, 100, 200), 200); /* its rise lifts the range too */
 	assert_int_equal(decide_spare_top(&c, 200, 200), 0); /* zram: 200 already */
 	assert_int_equal(decide_spare_top(&c, 133, 200), 0); /* zswap: not measured */
 	assert_int_equal(decide_spare_top(&c, 100, 100), 0); /* Linux before 5.8 */
 	c.max = 100;
 	assert_int_equal(decide_spare_top(&c, 100, 200), 0); /* a max the user chose */
 	c.max = CONFIG_MAX_AUTO;
-	c.policy = POLICY_WORKINGSET;
-	assert_int_equal(decide_spare_top(&c, 100, 200), 200); /* its rise lifts the range too */
+	c.policy = POLICY_TENDENCY;
+	assert_int_equal(decide_spare_top(&c, 100, 200), 200);
 	c.policy = POLICY_ADAPTIVE;
 	assert_int_equal(decide_spare_top(&c, 100, 200), 0);
 	c.policy = POLICY_CK;
@@ -174,6 +174,7 @@ test_spare(void **state)
 
 	(void)state;
 	config_defaults(&c);
+	c.policy = POLICY_TENDENCY; /* the default, workingset, adds its bias to this */
 	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
 		prev = cur;
 		cur.time_us += steps[i].dt * 1000000ull;

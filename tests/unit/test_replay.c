@@ -512,7 +512,7 @@ struct expect {
  * so 200 is the value to be at everywhere but phased's phase 2, where 0-100 are. */
 #define P1_WANTS_200 "200 wins phased phase 1 (14.2 s, 18.6 s at 100, 74.9 s at 0)"
 #define AUTO_100     "max = auto is 100 on disk swap (policy_device_max)"
-/* Sparing the cache (include/policy.h): the shipped tendency on disk swap goes to 200 while the
+/* Sparing the cache (include/policy.h): tendency (and workingset) on disk swap goes to 200 while the
  * page cache that no process maps is below 5% of RAM and anonymous pages go out without coming
  * back. */
 #define SPARE "sparing the cache"
@@ -774,13 +774,14 @@ static const struct world_bound world_bounds[] = {
 	 "KNOWN BAD (issue 13): 3,456-4,410 pages swapped in, tendency rises with the distress of "
 	 "phase 2"},
 	{"phased", "shipped", POLICY_TENDENCY, "phase1", 20000, 22000, 0, -1,
-	 "the shipped default: 21.0 s (22.0 s when the kernel checked the trigger every 2 s), about "
-	 "static 100 (19.0 s) and 38% behind 200 (15.2 s); " AUTO_100},
+	 "tendency, the default before workingset: 21.0 s (22.0 s when the kernel checked the "
+	 "trigger every 2 s), about static 100 (19.0 s) and 38% behind 200 (15.2 s); " AUTO_100},
 	{"responsiveness", "max200", POLICY_TENDENCY, "pass1", 0, 10500, 0, -1,
 	 "tendency sits at 150-190 here: within 5% of static 200's 10.0 s"},
 	{"responsiveness", "shipped", POLICY_TENDENCY, "pass1", 18500, 19500, 0, -1,
-	 "the shipped default: 19.1 s, static 100's, twice static 200's 10.0 s: at 100 from the first "
-	 "reclaim of setup (21.1 s when it followed the formula down between bursts); " AUTO_100},
+	 "tendency, the default before workingset: 19.1 s, static 100's, twice static 200's "
+	 "10.0 s: at 100 from the first reclaim of setup (21.1 s when it followed the formula down "
+	 "between bursts); " AUTO_100},
 	/* zram (max = auto and N are 200): static 60 takes 15.0 s for phased phase 2, 200 43.0 s
 	 * and 92,454 swap-ins; dirtier pass 1 14.9 s at 60, 5.0 s at 200. */
 	{"phased-zram", "shipped", POLICY_ADAPTIVE, "phase2", 42000, 44000, 90000, -1,
@@ -793,10 +794,10 @@ static const struct world_bound world_bounds[] = {
 	{"dirtier-zram", "shipped", POLICY_ADAPTIVE, "pass1", 0, 5500, 0, -1,
 	 "adaptive at N = 200 from the start: static 200's 5.0 s (60: 14.9 s)"},
 	{"dirtier", "shipped", POLICY_TENDENCY, "pass1", 0, 11000, 0, 1000,
-	 "the shipped default, " SPARE ": 10.1 s, 200 from its 3rd poll (static 200: 7.0 s, 100: "
-	 "22.0 s)"},
+	 "tendency, the default before workingset, " SPARE ": 10.1 s, 200 from its 3rd poll "
+	 "(static 200: 7.0 s, 100: 22.0 s)"},
 	{"phased", "shipped", POLICY_TENDENCY, "phase2", 0, -1, 0, 100,
-	 "the shipped default never spares the cache in phase 2: static 100's 31 pages swapped in "
+	 "tendency never spares the cache in phase 2: static 100's 31 pages swapped in "
 	 "(200: 12,258)"},
 	{"responsiveness", "shipped", POLICY_TENDENCY, "pass1", 0, -1, 0, 4000,
 	 "nor in responsiveness: about static 100's 2,784 pages swapped in over pass 1 (200: 10,544)"},
@@ -1066,8 +1067,8 @@ test_all_within_auto_max(void **state)
 							 base ? base + 1 : g.gl_pathv[i],
 							 policy_name((enum policy_kind)p), seed, r.polls[k].value, k,
 							 cap);
-				/* Nor anywhere else: on zram (auto's top is 200) the shipped default
-				 * decides as it did before sparing the cache existed. */
+				/* Nor anywhere else: on zram (auto's top is 200) no policy spares
+				 * the cache. */
 				for (size_t k = 0; k < r.n_polls; k++)
 					if (cap != 100 && strncmp(r.polls[k].reason, "spare the cache", 15) == 0)
 						fail_msg("%s, shipped, %s, seed %u: spares the cache at poll %zu "
