@@ -34,6 +34,12 @@ def fnum(x):
         return None
 
 
+def unmapped_under(cached, buffers, mapped, shmem, memtotal, pct):
+    """Whether the page cache that no process maps (Cached + Buffers - Mapped - Shmem, the
+    daemon's own measure) is under pct of MemTotal (kB each)."""
+    return max(0.0, cached + buffers - mapped - shmem) * 100 < pct * memtotal
+
+
 def _normalise(r):
     """Rows of older runs: disk swap, PSI in ms, no configuration column."""
     r.setdefault("swap", "disk")
@@ -259,7 +265,7 @@ class Data:
                 continue
             runs += 1
             total += len(vals)
-            below += sum(1 for c, b, m, sh, mt in vals if max(0.0, c + b - m - sh) * 100 < pct * mt)
+            below += sum(1 for v in vals if unmapped_under(*v, pct))
         return below, total, runs
 
     def file_refaults_cache_below(self, swap, wl, setting, pct, min_pps, mark=None):
@@ -276,10 +282,10 @@ class Data:
             if len(vals) < 2:
                 continue
             runs += 1
-            for (t0, a0, *_), (t1, a1, c, b, m, sh, mt) in zip(vals, vals[1:]):
+            for (t0, a0, *_), (t1, a1, *cache) in zip(vals, vals[1:]):
                 if t1 > t0 and (a1 - a0) >= min_pps * (t1 - t0):
                     total += 1
-                    below += max(0.0, c + b - m - sh) * 100 < pct * mt
+                    below += unmapped_under(*cache, pct)
         return below, total, runs
 
     def daemon_policy(self, swap, setting):

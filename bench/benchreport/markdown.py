@@ -408,26 +408,26 @@ def _spare_line(data, t, swap, wl, setting):
     policy = data.daemon_policy(swap, setting)
     if not model.is_static(t.best) or top is None or int(t.best) <= top or policy not in ("tendency", "workingset"):
         return None
-    pct = model.SPARE_FLOOR_PCT if policy == "tendency" else model.SPARE_CEIL_PCT
-    below, total, runs = data.unmapped_cache_below(swap, wl, setting, pct, model.MARKS.get(t.metric.name))
-    if not total:
-        return None
-    name = window_name(t, wl)
+    mark = model.MARKS.get(t.metric.name)
     if policy == "tendency":
+        pct, was = model.SPARE_FLOOR_PCT, "it was"
         rule = (f"the tendency policy goes above its top only once the page cache that no process maps is under "
                 f"{pct}% of MemTotal (sparing the cache, autoswappiness(8), THE RULES)")
     else:
+        pct, was = model.SPARE_CEIL_PCT, f"the cache was under {model.SPARE_CEIL_PCT}%"
         rule = (f"the workingset policy rises above its top only while the page cache that no process maps is under "
                 f"{pct}% of MemTotal and file refaults dominate (or spares the cache under "
                 f"{model.SPARE_FLOOR_PCT}%; autoswappiness(8), THE WORKINGSET POLICY)")
-    was = "it was" if policy == "tendency" else f"the cache was under {pct}%"
-    out = f"{name}: {rule}; {was} for {below / total:.0%} of the seconds ({below} of {total} s over {runs} runs)"
-    if policy == "workingset":
-        fb, ft, _ = data.file_refaults_cache_below(swap, wl, setting, pct, model.WS_MIN_PPS,
-                                                   model.MARKS.get(t.metric.name))
-        if ft:
-            out += (f", and for {fb} of the {ft} seconds in which at least {model.WS_MIN_PPS} file pages a second "
-                    f"came back into the working set (activate_file), the refaults its rise follows")
+    below, total, runs = data.unmapped_cache_below(swap, wl, setting, pct, mark)
+    if not total:
+        return None
+    out = (f"{window_name(t, wl)}: {rule}; {was} for {below / total:.0%} of the seconds ({below} of {total} s over "
+           f"{runs} runs)")
+    fb, ft, _ = (data.file_refaults_cache_below(swap, wl, setting, pct, model.WS_MIN_PPS, mark)
+                 if policy == "workingset" else (0, 0, 0))
+    if ft:
+        out += (f", and for {fb} of the {ft} seconds in which at least {model.WS_MIN_PPS} file pages a second "
+                f"came back into the working set (activate_file), the refaults its rise follows")
     return out
 
 
