@@ -1,14 +1,34 @@
 /* Telling systemd what the daemon does (sd_notify): the STATUS line that
- * `systemctl status` shows, sent only when it changes, and a reload's start. */
+ * `systemctl status` shows, sent only when it changes, and a reload's start.
+ *
+ * Each STATUS= wakes systemd (PID 1), and under memory pressure PID 1 must fault its own
+ * pages back in to read it. A decision's reason carries the poll's rates, so it changes at
+ * every poll: sent at every busy poll (1 s), it cost the benchmark's responsiveness
+ * workload (make bench, disk swap) 9,700-15,700 file refaults a run against 2,900-3,500
+ * with the rule below, and 1.14 times less written by its dirtier than at static 60 against
+ * 1.01 (bench/experiments/status-2026-12-05). So a decision that keeps the value sends its
+ * reason at most once every NOTIFY_REASON_MIN_S; what changes the value is sent at once. */
 #ifndef AUTOSWAPPINESS_NOTIFY_H
 #define AUTOSWAPPINESS_NOTIFY_H
 
+#include <stdbool.h>
+#include <stdint.h>
+
+#define NOTIFY_REASON_MIN_S 30
+
 struct notify_status {
-	char text[192]; /* the last STATUS sent */
+	char text[192];	   /* the last STATUS sent */
+	bool kept_sent;	   /* a notify_kept() text has been sent ... */
+	uint64_t kept_us;  /* ... at this time (CLOCK_MONOTONIC, us) */
 };
 
 /* Sends STATUS=... when the text differs from the last one sent. */
 void notify_status(struct notify_status *n, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The same for a decision that keeps the value: sent when the text differs from the last
+ * one sent, and the last text sent by notify_kept (if any) went NOTIFY_REASON_MIN_S or more
+ * before now_us. */
+void notify_kept(struct notify_status *n, uint64_t now_us, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* RELOADING=1, with MONOTONIC_USEC so that Type=notify-reload (systemd 253+)
  * matches this reload. */

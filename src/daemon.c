@@ -229,10 +229,11 @@ act(struct daemon *d, const struct decision *dn, int current)
 		journal_decision(LOG_DEBUG, MSGID_DECISION, &jd, "swappiness stays %d (%s: %s; %s)", current, pname,
 				 pr->reason, regulator_verdict_name(dec->verdict));
 		/* systemctl status shows the reason of the last decision, not of the last write
-		 * (tendency keeps the value without reclaim and says so); sent only on change. */
+		 * (tendency keeps the value without reclaim and says so); sent only on change,
+		 * and while the value stays at most every NOTIFY_REASON_MIN_S (notify.h). */
 		if (!d->own.dry_run)
-			notify_status(&d->status, "swappiness %d (%s: %s; %s)", current, pname, pr->reason,
-				      regulator_verdict_name(dec->verdict));
+			notify_kept(&d->status, d->cur.time_us, "swappiness %d (%s: %s; %s)", current, pname,
+				    pr->reason, regulator_verdict_name(dec->verdict));
 		return;
 	}
 	if (d->own.dry_run) {
@@ -376,6 +377,8 @@ on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
 		else
 			notify_status(&d->status, "reloaded; swappiness %d", knob_value);
 	}
+	/* The new configuration's first decision shows at once. */
+	d->status.kept_sent = false;
 	d->st.reloads++;
 	journal_log(LOG_NOTICE, MSGID_RELOAD, "reloaded '%s': %s%s", d->opt.config_path,
 		    config_describe(&d->cfg, desc, sizeof(desc)), d->own.dry_run ? ", dry run" : "");

@@ -6,22 +6,49 @@
 #include <time.h>
 #include <systemd/sd-daemon.h>
 
+/* Sends text when it differs from the last one sent; returns whether it did. */
+static bool
+send_status(struct notify_status *n, const char *text)
+{
+	char msg[sizeof("STATUS=") + sizeof(n->text)];
+
+	if (strcmp(text, n->text) == 0)
+		return false;
+	snprintf(n->text, sizeof(n->text), "%s", text);
+	/* Formatted here, not by sd_notifyf, which allocates: the status may change at
+	 * every poll, and a poll allocates nothing. */
+	snprintf(msg, sizeof(msg), "STATUS=%s", n->text);
+	(void)sd_notify(0, msg);
+	return true;
+}
+
 void
 notify_status(struct notify_status *n, const char *fmt, ...)
 {
-	char text[sizeof(n->text)], msg[sizeof("STATUS=") + sizeof(n->text)];
+	char text[sizeof(n->text)];
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
-	if (strcmp(text, n->text) == 0)
+	(void)send_status(n, text);
+}
+
+void
+notify_kept(struct notify_status *n, uint64_t now_us, const char *fmt, ...)
+{
+	char text[sizeof(n->text)];
+	va_list ap;
+
+	if (n->kept_sent && now_us >= n->kept_us && now_us - n->kept_us < NOTIFY_REASON_MIN_S * 1000000ull)
 		return;
-	memcpy(n->text, text, sizeof(text));
-	/* Formatted here, not by sd_notifyf, which allocates: the status may change at
-	 * every poll, and a poll allocates nothing. */
-	snprintf(msg, sizeof(msg), "STATUS=%s", n->text);
-	(void)sd_notify(0, msg);
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	if (send_status(n, text)) {
+		n->kept_sent = true;
+		n->kept_us = now_us;
+	}
 }
 
 void

@@ -271,6 +271,30 @@ check "the failure is logged with the path" wait_for 15 log_has "failed to write
 check "and the loop runs" wait_for 15 knob_is 23
 check "STATUS= gives the last decision's reason, also when it writes nothing" wait_for 15 \
 	grep -q '^STATUS=swappiness 23 (ck: min(app [0-9]*%, swap free [0-9]*%); unchanged)' "$WORK/notify.log"
+# A reason that changes while the value stays is sent at most every NOTIFY_REASON_MIN_S (30 s):
+# each STATUS= wakes systemd, which under memory pressure faults its pages back in
+# (include/notify.h). ck's app centile moves with MemFree; swap free (23%) stays the minimum.
+kept_lines() { grep -c '^STATUS=swappiness 23 (ck: .*; unchanged)' "$WORK/notify.log" || true; }
+n0=$(kept_lines)
+t0=$SECONDS
+for i in 1 2 3 4 5 6 7 8; do
+	for free in 300000 320000 340000 360000; do
+		fake_meminfo 1000000 $free 50000 250000 0 100000 1000000 230000
+		sleep 0.2
+	done
+done
+n=$(($(kept_lines) - n0))
+reasons=$(grep -o 'swappiness stays 23 (ck: min(app [0-9]*%' "$WORK/daemon.log" | sort -u | wc -l)
+check "the polls decided with 4 different reasons (got $reasons)" test "$reasons" -ge 4
+check "and STATUS= took at most one of them per 30 s ($n in $((SECONDS - t0)) s)" \
+	test "$n" -le $((1 + (SECONDS - t0) / 30))
+fake_meminfo 1000000 380000 50000 250000 0 100000 1000000 230000
+kill -HUP "$DPID"
+check "after a reload the first decision's reason is sent at once" wait_for 10 \
+	grep -q '^STATUS=swappiness 23 (ck: min(app 32%, swap free 23%); unchanged)' "$WORK/notify.log"
+fake_meminfo 1000000 400000 50000 250000 0 100000 1000000 230000
+check "and a later one within 30 s of it" wait_for 45 \
+	grep -q '^STATUS=swappiness 23 (ck: min(app 30%, swap free 23%); unchanged)' "$WORK/notify.log"
 stop_daemon TERM || true
 kill "$NPID"
 check "the knob is restored (textfile test)" knob_is 60
