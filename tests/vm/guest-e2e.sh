@@ -356,11 +356,15 @@ T9=$(date +%s)
 timeout 60 $SHARE/dirtier $((mem_kib * 15 / 10 / 1024)) 1000 >/dev/null 2>&1 &
 dpid=$!
 rss_max=0 swap_max=0
+# What systemd shows, once a second: a decision that keeps the value changes it at most every
+# 30 s (include/notify.h), though ck's reason moves with every poll while RAM fills.
+: >/tmp/status-texts
 while kill -0 $dpid 2>/dev/null; do
 	rss=$(awk '/^VmRSS:/ {print $2}' /proc/$pid/status)
 	sw=$(awk '/^VmSwap:/ {print $2}' /proc/$pid/status)
 	[ "${rss:-0}" -gt $rss_max ] && rss_max=$rss
 	[ "${sw:-0}" -gt $swap_max ] && swap_max=$sw
+	systemctl show -p StatusText --value $UNIT >>/tmp/status-texts 2>/dev/null || true
 	sleep 1
 done
 wait $dpid
@@ -373,6 +377,15 @@ check "same daemon all along" test "$(main_pid)" = "$pid"
 check "VmSwap of the daemon stayed 0" test "$swap_max" = 0
 check "RSS stayed under 4 MiB ($rss_max kB)" test "$rss_max" -lt 4096
 check "decisions kept coming: $decisions polls in the 60 s (at least 5)" test "$decisions" -ge 5
+# Consecutive samples that both show a kept value (`; unchanged)`, `; below-step)`), the same
+# value, and another reason: each is a STATUS= that woke PID 1 for a reason alone.
+kept_changes=$(awk '{ kept = match($0, /^swappiness [0-9]+ .*; (unchanged|below-step)\)$/); v = $2 }
+	kept && pkept && v == pv && $0 != prev { n++ } { prev = $0; pkept = kept; pv = v } END { print n + 0 }' /tmp/status-texts)
+reasons=$(journal_since "$T9" -o json | grep '"MESSAGE_ID":"5a0d6c3e9b7f4e21a8c4d2b1f0e9d8c7"' |
+	grep -o '"REASON":"[^"]*"' | sort -u | wc -l)
+echo "thrash: $(wc -l </tmp/status-texts) status samples, $kept_changes changes of a kept value's reason; $reasons reasons decided"
+check "systemctl status changed a kept value's reason at most once per 30 s ($kept_changes in the 60 s)" \
+	test "$kept_changes" -le 3
 
 step "10. reaction to a pressure spike, and idle wake-ups"
 sleep 10 # let it calm down
