@@ -228,7 +228,7 @@ act(struct daemon *d, const struct decision *dn, int current)
 	if (dec->verdict != REGULATOR_WRITE) {
 		journal_decision(LOG_DEBUG, MSGID_DECISION, &jd, "swappiness stays %d (%s: %s; %s)", current, pname,
 				 pr->reason, regulator_verdict_name(dec->verdict));
-		/* systemctl status shows the reason of the last decision, not of the last write
+		/* systemctl status shows the reason of a decision, not only of the last write
 		 * (tendency keeps the value without reclaim and says so); sent only on change,
 		 * and while the value stays at most every NOTIFY_REASON_MIN_S (notify.h). */
 		if (!d->own.dry_run)
