@@ -138,6 +138,26 @@ python3 "$root/bench/report.py" "$tmp/b/bench/results" "$tmp/b/bench" >"$tmp/b/o
 check "the report is reproducible (fixed seeds), with the raw results inside the report directory too" \
 	bash -c "cmp '$tmp/a/bench/results/targets.csv' '$tmp/b/bench/results/targets.csv' && cmp '$R' '$tmp/b/bench/RESULTS.md'"
 
+# Raw results elsewhere (BENCH_RAW): the report's results/ holds everything it read, the
+# guests' info, ts/ and logs/ too, so that it makes the same RESULTS.md again from there
+# (what tests/bench-report.sh checks of every committed report, below).
+mkdir -p "$tmp/e/bench" "$tmp/e/raw2"
+cp -r "$tmp/a/raw/." "$tmp/e/raw2/"
+mkdir -p "$tmp/e/raw2/ts" "$tmp/e/raw2/logs"
+printf 'guest_os=Test OS 1\nguest_swap_mode=disk\nconfig_default=policy=tendency max=100\n' \
+	>"$tmp/e/raw2/guest-info-workload-disk-phased.txt"
+printf 't,swappiness\n1.0,60\n' >"$tmp/e/raw2/ts/disk-phased-60-1.csv"
+printf 'MARK phase1 start\n' >"$tmp/e/raw2/logs/disk-phased-60-1.log"
+python3 "$root/bench/report.py" "$tmp/e/raw2" "$tmp/e/bench" >"$tmp/e/out" 2>&1 || { cat "$tmp/e/out"; exit 1; }
+mkdir -p "$tmp/e/again/bench"
+python3 "$root/bench/report.py" "$tmp/e/bench/results" "$tmp/e/again/bench" >"$tmp/e/out2" 2>&1 || { cat "$tmp/e/out2"; exit 1; }
+check "raw results elsewhere: the report's results/ has their guest info, ts/ and logs/" \
+	bash -c "cmp -s '$tmp/e/raw2/guest-info-workload-disk-phased.txt' '$tmp/e/bench/results/guest-info-workload-disk-phased.txt' &&
+		cmp -s '$tmp/e/raw2/ts/disk-phased-60-1.csv' '$tmp/e/bench/results/ts/disk-phased-60-1.csv' &&
+		cmp -s '$tmp/e/raw2/logs/disk-phased-60-1.log' '$tmp/e/bench/results/logs/disk-phased-60-1.log'"
+check "raw results elsewhere: the report's own results/ make the same RESULTS.md again" \
+	bash -c "grep -q 'Test OS 1' '$tmp/e/bench/RESULTS.md' && cmp '$tmp/e/bench/RESULTS.md' '$tmp/e/again/bench/RESULTS.md'"
+
 # --- the same with ck ahead, a quick run: the choice follows the numbers ------
 mkdir -p "$tmp/c/bench"
 gen "$tmp/c/raw" ck 1

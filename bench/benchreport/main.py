@@ -22,14 +22,18 @@ from .text import csv_num
 
 
 def copy_raw(rdir, results):
-    """The raw tables next to the report when they live elsewhere (BENCH_RAW)."""
+    """Everything the report reads, next to it, when the raw results live elsewhere
+    (BENCH_RAW): the tables, each boot's guest-info, configs/, ts/ and logs/, so that the
+    report's results/ makes the same RESULTS.md again (tests/bench-report.sh)."""
     if os.path.realpath(rdir) == os.path.realpath(results):
         return
-    for f in ("runs.csv", "metrics.csv", "cost.csv", "host-info.txt"):
-        if os.path.exists(os.path.join(rdir, f)):
+    for f in sorted(os.listdir(rdir)):
+        if f in ("runs.csv", "metrics.csv", "cost.csv", "host-info.txt") or \
+                (f.startswith("guest-info-") and f.endswith(".txt")):
             shutil.copy(os.path.join(rdir, f), os.path.join(results, f))
-    if os.path.isdir(os.path.join(rdir, "configs")):
-        shutil.copytree(os.path.join(rdir, "configs"), os.path.join(results, "configs"), dirs_exist_ok=True)
+    for d in ("configs", "ts", "logs"):
+        if os.path.isdir(os.path.join(rdir, d)):
+            shutil.copytree(os.path.join(rdir, d), os.path.join(results, d), dirs_exist_ok=True)
 
 
 def write_summary(res, path):
