@@ -113,7 +113,8 @@ enum policy_kind {
  * 8-14%), 200 would swap out the programs' working set for it, so the rule stays out.
  * The evidence is that of the adaptive policy's rise: swap-outs from
  * POLICY_ADAPTIVE_SWAPOUT_PPS on, swap-ins below POLICY_ADAPTIVE_SWAPIN_PPS, in
- * POLICY_ADAPTIVE_VOTES of the last POLICY_ADAPTIVE_WINDOW polls.
+ * POLICY_ADAPTIVE_VOTES of the last POLICY_ADAPTIVE_WINDOW polls, or in one poll with
+ * SPARE_SURGE_PPS swap-outs a second.
  * The value drops back to the top of auto's range at the first poll where the unmapped
  * cache reaches SPARE_CEIL_PCT (at 200 the kernel keeps what is read: compile at 200
  * holds 3-5%, and phase 2 at 200 35%, the stream), or where swap-ins reach
@@ -128,6 +129,16 @@ enum policy_kind {
 #define POLICY_SPARE_CEIL_PCT 10
 #define POLICY_SPARE_RELAX_S 10
 #define POLICY_SPARE_SWAP_FREE_PCT 50
+/* One poll of the evidence with SURGE_PPS swap-outs a second or more counts as both votes
+ * (bench/experiments/spare-surge-2026-12-05). The dirtier's first pass on disk swap, which
+ * 200 finishes in 3.2-3.5 s, swaps out 3,412-8,249 pages/s at 100 in the first second that
+ * could make the rise; on two votes 200 came a poll later in 5 of 10 runs. One poll took it
+ * to 200 on the second busy poll in 5 of 5 runs: pass 1 1.21 times static 200's time
+ * (0.93-1.38) against 1.30 (1.24-1.41) with two votes in the boot beside it. The responsiveness workload, where 200 costs the probe, gives it
+ * little under the daemon, which is at 100 by then and brings its swap-ins sooner: one poll
+ * would have risen first in 1 of 19 recorded runs, and rose in none of 5; at a static or
+ * pinned 60 in 16 of 47. */
+#define POLICY_SPARE_SURGE_PPS 2048
 
 /*
  * The workingset policy (autoswappiness(8), THE WORKINGSET POLICY): the tendency policy's

@@ -548,7 +548,8 @@ spare(struct policy_state *st, const struct sample *cur, bool has_rates, struct 
 				 "; cache spared no more: %s", why);
 			return;
 		}
-	} else if ((unsigned)__builtin_popcount(st->spare_votes) >= POLICY_ADAPTIVE_VOTES &&
+	} else if (((unsigned)__builtin_popcount(st->spare_votes) >= POLICY_ADAPTIVE_VOTES ||
+		    (ev && r->swapout_pps >= POLICY_SPARE_SURGE_PPS)) &&
 		   now >= st->spare_backoff_us) {
 		st->spared = true;
 	}

@@ -142,6 +142,17 @@ test_spare(void **state)
 		const char *reason; /* its start */
 	} steps[] = {
 		{ 0, 0, 0, 70000, 900000, 60, "stay at 60" }, /* the first poll: no rates */
+		/* One poll of 2,048 swap-outs/s or more is both votes; 2,047 one. */
+		{ 1, 2047, 0, 70000, 900000, 100, "mapped" },
+		{ 1, 100, 0, 70000, 900000, 100, "mapped" },
+		{ 1, 100, 0, 70000, 900000, 100, "mapped" }, /* the vote leaves the window */
+		{ 1, 2048, 127, 70000, 900000, 200, "spare the cache at 200: unmapped cache 2%, swap-outs 2048/s, swap-ins 127/s" },
+		{ 1, 2048, 128, 70000, 900000, 100, "mapped 5%/2 + distress 50 + ck 90; cache spared no more: swap-ins" },
+		{ 30, 2048, 0, 70000, 900000, 200, "spare the cache" }, /* 30 s after the swap-ins */
+		{ 1, 0, 0, 70000, 900000, 200, "spare the cache" },
+		{ 9, 0, 0, 70000, 900000, 100, "mapped 5%/2 + distress 50 + ck 90; cache spared no more: no swap-outs" },
+		{ 1, 0, 0, 70000, 900000, 100, "mapped" },
+		{ 1, 0, 0, 70000, 900000, 100, "mapped" }, /* no votes left */
 		{ 1, 1000, 0, 70000, 900000, 100, "mapped" }, /* unmapped cache 2%: one vote */
 		{ 1, 1000, 0, 70000, 900000, 200, "spare the cache at 200: unmapped cache 2%, swap-outs 1000/s, swap-ins 0/s" },
 		{ 1, 0, 127, 70000, 900000, 200, "spare the cache" }, /* quiet, swap-ins below 128/s */
