@@ -134,10 +134,10 @@ enum policy_kind {
  * 200 finishes in 3.2-3.5 s, swaps out 3,412-8,249 pages/s at 100 in the first second that
  * could make the rise; on two votes 200 came a poll later in 5 of 10 runs. One poll took it
  * to 200 on the second busy poll in 5 of 5 runs: pass 1 1.21 times static 200's time
- * (0.93-1.38) against 1.30 (1.24-1.41) with two votes in the boot beside it. The responsiveness workload, where 200 costs the probe, gives it
- * little under the daemon, which is at 100 by then and brings its swap-ins sooner: one poll
- * would have risen first in 1 of 19 recorded runs, and rose in none of 5; at a static or
- * pinned 60 in 16 of 47. */
+ * (0.93-1.38) against 1.30 (1.24-1.41) with two votes in the boot beside it. The
+ * responsiveness workload, where 200 costs the probe, gives it little under the daemon,
+ * which is at 100 by then and brings its swap-ins sooner: one poll would have risen first in
+ * 1 of 19 recorded runs, and rose in none of 5; at a static or pinned 60 in 16 of 47. */
 #define POLICY_SPARE_SURGE_PPS 2048
 
 /*
