@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""When would the rule that spares the cache fire, on two polls of evidence (as shipped) and on one
-heavy poll (the alternative weighed here)? Replays the rule's evidence over the benchmark's time
+"""When would the rule that spares the cache fire, on two polls of evidence (the rule until
+8584a03) and on one heavy poll (the alternative weighed here, the rule since)? Replays the rule's evidence over the benchmark's time
 series (one row a second, like the daemon's busy polls) of the responsiveness and dirtier workloads
 on disk swap. See README.md."""
 
@@ -14,7 +14,7 @@ BENCH = os.path.dirname(os.path.dirname(HERE))
 # include/policy.h
 SWAPOUT_PPS, SWAPIN_PPS, WINDOW, VOTES, BACKOFF_S = 512, 128, 3, 2, 30
 FLOOR_PCT, SWAP_FREE_PCT = 5, 50
-SURGE_PPS = 2048  # the alternative: one poll with this many swap-outs a second counts as both votes
+SURGE_PPS = 2048  # POLICY_SPARE_SURGE_PPS: one poll with this many swap-outs a second counts as both votes
 
 # The full run of 2026-12-05 (bench/RESULTS.md when this was written): its disk-swap time series of
 # the two workloads, copied here so that a later full run does not change what this prints.
