@@ -822,6 +822,10 @@ static const struct world_bound world_bounds[] = {
 	 "tendency's 33 s (200: 26.0 s, 60: 42.0 s)"},
 	{"dirtier-act-zram", "shipped", POLICY_WORKINGSET, "pass1", 0, 5500, 0, -1,
 	 "5.0 s, tendency's (200: 4.0 s, 60: 7.0 s)"},
+	{"compile-act-zram", "shipped", POLICY_WORKINGSET, "build", 0, 25000, 0, -1,
+	 "KNOWN (issue 13): 24 s (200: 21.0 s, 60: 29.0 s, tendency 23.0 s): the build's burst of "
+	 "anonymous activations at 200 takes it to 60, where file ones raise it again; in the "
+	 "benchmark it held 60 for most of the build, 1.09 times static 200's time on zram"},
 	{"dirtier-act-zram", "shipped", POLICY_WORKINGSET, "pass2", 0, 8000, 0, -1,
 	 "tendency's 7.0-8.0 s over the seeds (8.0 where a poll at 125 replays the 60 trace)"},
 	{"phased-zram", "shipped", POLICY_WORKINGSET, "phase2", 0, 23500, 0, -1,
