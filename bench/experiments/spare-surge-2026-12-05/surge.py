@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """When would the rule that spares the cache fire, on two polls of evidence (the rule until
-8584a03) and on one heavy poll (the alternative weighed here, the rule since)? Replays the rule's evidence over the benchmark's time
-series (one row a second, like the daemon's busy polls) of the responsiveness and dirtier workloads
-on disk swap. See README.md."""
+8584a03) and on one heavy poll (the alternative weighed here, the rule since)? Replays the
+rule's evidence over the benchmark's time series (one row a second, like the daemon's busy
+polls) of the responsiveness and dirtier workloads on disk swap. See README.md."""
 
 import csv
 import glob
