@@ -135,10 +135,14 @@ if [ "$POLICY" = tendency ]; then
 elif [ "$POLICY" = workingset ]; then
 	# workingset is tendency's value steered by the kernel's activations: 200 either as
 	# tendency spares the cache or as its own rise on file activations (both only with
-	# max = auto on disk swap), and back below when anonymous pages come back.
+	# max = auto on disk swap), and back below when anonymous pages come back. A rise on
+	# file activations (the dirtier's second pass may give one) is kept between bursts and
+	# forgotten only after POLICY_ADAPTIVE_RELAX_S (30 s) without reclaim, then the next
+	# calm poll (5 s) takes the value back: 20 s was too short for that (a run of
+	# 2026-12-05 stayed at 200 through the second pass and past the wait).
 	check "the shipped default went to 200 on disk swap, above max = auto" \
 		bash -c "journalctl -u $UNIT --no-pager --since @$T1 | grep -E -q 'swappiness [0-9]* -> 200 \(workingset: (spare the cache at 200: unmapped cache [0-4]%|.*; file \+[0-9]+ to 200: )'"
-	check "  and went back below it" wait_for 20 \
+	check "  and went back below it" wait_for 60 \
 		bash -c "journalctl -u $UNIT --no-pager --since @$T1 | grep -q '200 -> [0-9]* (workingset: '"
 fi
 journal_since "$T1" -o cat | tail -n 5
