@@ -251,6 +251,16 @@ class Data:
                 yield r, [row for row in rows
                           if fnum(row.get("t")) is not None and any(a <= fnum(row["t"]) <= b for a, b in win)]
 
+    def run_medians(self, swap, wl, setting, column, mark=None):
+        """Each of the setting's counted runs' median of a time-series column (ts/) over the
+        figure's window (knob_in_window); runs without the column are left out."""
+        out = []
+        for _, rows in self._window_rows(swap, wl, setting, mark):
+            vals = [v for v in (fnum(row.get(column)) for row in rows) if v is not None]
+            if vals:
+                out.append(statistics.median(vals))
+        return out
+
     def unmapped_cache_below(self, swap, wl, setting, pct, mark=None):
         """(seconds, of seconds, runs): how many of the time-series samples in the figure's
         window (knob_in_window) had the page cache that no process maps (Cached + Buffers -

@@ -372,6 +372,32 @@ def _refault_line(data, t, swap, wl, setting):
             + (f", {fmt_ratio(mine[0] / best[0])} times as many" if best[0] > 0 else ""))
 
 
+def _presence_line(data, t, swap, wl, setting):
+    """Where the knob's median in the window of a figure (table t) was the best static value's
+    own and processes mapped more pages than under that value in every run (Mapped, ts/: the
+    daemon's own pages among them, which its lock in memory keeps from reclaim): both, beside the
+    daemon's resident size (cost.csv); None otherwise or without the column."""
+    if not model.is_static(t.best):
+        return None
+    mark = model.MARKS.get(t.metric.name)
+    values, _ = data.knob_in_window(swap, wl, setting, mark)
+    if not values or statistics.median(values) != int(t.best):
+        return None
+    mine = data.run_medians(swap, wl, setting, "mapped_kb", mark)
+    best = data.run_medians(swap, wl, t.best, "mapped_kb", mark)
+    if not mine or not best:
+        return None
+    if min(mine) <= max(best):
+        return None
+    a, b = statistics.median(mine) / 1024, statistics.median(best) / 1024
+    rss = [v for v in (load.fnum(r.get("rss_kib")) for r in data.cost) if v is not None]
+    own = f" (its resident size: {statistics.median(rss) / 1024:.1f} MiB, VmRSS in results/cost.csv)" if rss else ""
+    return (f"{window_name(t, wl)}: the knob's median was static {t.best}'s own value, and the pages that processes "
+            f"map (Mapped, ts/, each run's median) were more in every run, {a:.1f} MiB against {b:.1f} MiB under static "
+            f"{t.best} (medians), {a - b:+.1f} MiB, the daemon's own pages among them{own}, which its lock in memory keeps from "
+            "reclaim (autoswappiness(8), BUGS)")
+
+
 def _parts_line(data, res, swap, wl, setting):
     """Where in a workload of model.PARTS the setting's time went: its first part and the rest
     (the whole less the first part, run by run), each against the best static value for it,
@@ -622,6 +648,9 @@ def why_section(data, res, rows, rows60, checks, setting="default"):
                 if k:
                     out.append(f"  - {k}.")
                 k = _refault_line(data, tables[m], swap, wl, setting) if m in tables else None
+                if k:
+                    out.append(f"  - {k}.")
+                k = _presence_line(data, tables[m], swap, wl, setting) if m in tables else None
                 if k:
                     out.append(f"  - {k}.")
             hm = tables.get(model.headline(wl).name) if wl != "phased" else None
