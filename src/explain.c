@@ -239,14 +239,14 @@ put_inputs(struct textbuf *t, const struct explain_input *in)
 		textbuf_put(t,
 		    "It steers that value by the refaults the kernel counts as its working set coming back (%llu "
 		    "anonymous and %llu file pages a second here): up toward %d while file ones dominate and "
-		    "little page cache is unmapped, down toward %d while anonymous ones do; one look has no "
+		    "little page cache is unmapped, down toward %d while anonymous ones do; one decision has no "
 		    "history to steer by, so the value is the tendency policy's.\n",
 		    (unsigned long long)pr->activate_anon_pps, (unsigned long long)pr->activate_file_pps,
 		    POLICY_WS_HIGH, POLICY_WS_LOW);
 		break;
 	default:
 		textbuf_put(t,
-		    "The adaptive policy learns from poll to poll; one look without history says: %s. "
+		    "The adaptive policy learns from poll to poll; one decision without history says: %s. "
 		    "The running daemon may hold another value.\n",
 		    pr->reason);
 		break;
@@ -260,7 +260,7 @@ put_limits(struct textbuf *t, const struct explain_input *in)
 
 	textbuf_put(t, "Limits: %d to %d; a change smaller than %d is not written", lim->min, lim->max, lim->step);
 	if (lim->smoothing_pct > 0)
-		textbuf_put(t, "; smoothing %d%% (it needs history, which one look does not have)", lim->smoothing_pct);
+		textbuf_put(t, "; smoothing %d%% (it needs history, which one decision does not have)", lim->smoothing_pct);
 	textbuf_put(t, ".\n");
 }
 

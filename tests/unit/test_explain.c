@@ -392,7 +392,7 @@ test_adaptive(void **unused)
 	t = render_from(&c, EXPLAIN_CONFIG_FILE, &prev, &s, 60, 200);
 	assert_first_line(t, "It would set vm.swappiness to 100 (it is 60 now): the adaptive policy asks for 100 "
 			     "(rest at 100: nothing reclaimed).");
-	assert_has(t, "\nThe adaptive policy learns from poll to poll; one look without history says: rest at 100: "
+	assert_has(t, "\nThe adaptive policy learns from poll to poll; one decision without history says: rest at 100: "
 		      "nothing reclaimed. The running daemon may hold another value.\n");
 	assert_lacks(t, "sparing the cache");
 }
@@ -422,7 +422,7 @@ test_workingset(void **unused)
 		      "two looks neither happened, so it keeps the value in effect, 60.\n");
 	assert_has(t, "\nIt steers that value by the refaults the kernel counts as its working set coming back (7 "
 		      "anonymous and 300 file pages a second here): up toward 200 while file ones dominate and "
-		      "little page cache is unmapped, down toward 60 while anonymous ones do; one look has no "
+		      "little page cache is unmapped, down toward 60 while anonymous ones do; one decision has no "
 		      "history to steer by, so the value is the tendency policy's.\n");
 	/* Under reclaim the formula itself, and no sentence about keeping the value. */
 	t = render(&c, &s, 60);
@@ -462,7 +462,7 @@ test_config_sources(void **unused)
 	c.smoothing_pct = 50;
 	t = render_from(&c, EXPLAIN_CONFIG_FILE, &prev, &s, 60, 200);
 	assert_has(t, "\ndry_run = yes: the daemon would only log its decisions.\n");
-	assert_has(t, "; smoothing 50% (it needs history, which one look does not have).\n");
+	assert_has(t, "; smoothing 50% (it needs history, which one decision does not have).\n");
 }
 
 static void
