@@ -825,7 +825,8 @@ static const struct world_bound world_bounds[] = {
 	{"compile-act-zram", "shipped", POLICY_WORKINGSET, "build", 0, 25000, 0, -1,
 	 "KNOWN (issue 13): 24 s (200: 21.0 s, 60: 29.0 s, tendency 23.0 s): the build's burst of "
 	 "anonymous activations at 200 takes it to 60, where file ones raise it again; in the "
-	 "benchmark it held 60 for most of the build, 1.09 times static 200's time on zram"},
+	 "benchmark it held 60 for most of the build: 1.09 times static 200's time on zram in the "
+	 "full run, 0.96 measured again the same afternoon (bench/experiments/rest-2026-12-05)"},
 	{"phased-act-zram", "shipped", POLICY_WORKINGSET, "phase2", 0, 13000, 0, 20000,
 	 "12 s and 8,833 pages swapped in (60: 11.0 s and 44; 200: 35.0 s and 262,946): at 131 as "
 	 "phase 2 begins, 60 from its third poll on the anonymous activations: a change for zram's "
