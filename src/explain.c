@@ -260,7 +260,8 @@ put_limits(struct textbuf *t, const struct explain_input *in)
 
 	textbuf_put(t, "Limits: %d to %d; a change smaller than %d is not written", lim->min, lim->max, lim->step);
 	if (lim->smoothing_pct > 0)
-		textbuf_put(t, "; smoothing %d%% (it needs history, which one decision does not have)", lim->smoothing_pct);
+		textbuf_put(t, "; smoothing %d%% (it needs history, which one decision does not have)",
+		    lim->smoothing_pct);
 	textbuf_put(t, ".\n");
 }
 
