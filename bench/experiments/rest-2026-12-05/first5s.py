@@ -9,23 +9,16 @@ logs/), the dirtier to the end of its time series. Usage, from the source tree:
 """
 
 import csv
-import glob
 import os
-import re
 import sys
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+
+from benchreport import load  # noqa: E402
 
 FIRST_S = 5
 SCANNED = 1000
-
-
-def build_window(log):
-    """make's window (MARK build START END) from a run's log, or None."""
-    with open(log) as f:
-        for line in f:
-            m = re.match(r"MARK build ([\d.]+) ([\d.]+)", line)
-            if m:
-                return float(m.group(1)), float(m.group(2))
-    return None
 
 
 def split(ts, window):
@@ -55,15 +48,17 @@ def split(ts, window):
 def main(dirs):
     for d in dirs:
         print(d)
+        data = load.Data(d)
         for swap in ("zram", "disk"):
             for wl in ("compile", "dirtier"):
                 for setting in ("default", "200"):
-                    for ts in sorted(glob.glob(os.path.join(d, "ts", f"{swap}-{wl}-{setting}-[0-9].csv"))):
-                        window = None
-                        if wl == "compile":
-                            log = os.path.join(d, "logs", os.path.basename(ts)[:-4] + ".log")
-                            window = build_window(log)
-                        early, late, knob = split(ts, window)
+                    for r in sorted(data.runs_of(swap, wl, setting), key=lambda r: int(r["rep"])):
+                        tag = f"{wl}-{setting}-{r['rep']}"
+                        ts = data.ts_path(swap, tag)
+                        if not os.path.exists(ts):
+                            continue
+                        window = next(((a, b) for name, a, b in data.marks(swap, tag) if name == "build"), None)
+                        early, late, knob = split(ts, window if wl == "compile" else None)
                         print(f"  {os.path.basename(ts):28} first {FIRST_S} s: {early:5d} file refaults "
                               f"(knob {' '.join(knob)}); after: {late:5d}")
 
