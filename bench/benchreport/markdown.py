@@ -385,17 +385,15 @@ def _presence_line(data, t, swap, wl, setting):
         return None
     mine = data.run_medians(swap, wl, setting, "mapped_kb", mark)
     best = data.run_medians(swap, wl, t.best, "mapped_kb", mark)
-    if not mine or not best:
-        return None
-    if min(mine) <= max(best):
+    if not mine or not best or min(mine) <= max(best):
         return None
     a, b = statistics.median(mine) / 1024, statistics.median(best) / 1024
     rss = [v for v in (load.fnum(r.get("rss_kib")) for r in data.cost) if v is not None]
     own = f" (its resident size: {statistics.median(rss) / 1024:.1f} MiB, VmRSS in results/cost.csv)" if rss else ""
     return (f"{window_name(t, wl)}: the knob's median was static {t.best}'s own value, and the pages that processes "
-            f"map (Mapped, ts/, each run's median) were more in every run, {a:.1f} MiB against {b:.1f} MiB under static "
-            f"{t.best} (medians), {a - b:+.1f} MiB, the daemon's own pages among them{own}, which its lock in memory keeps from "
-            "reclaim (autoswappiness(8), BUGS)")
+            f"map (Mapped, ts/, each run's median) were more in every run, {a:.1f} MiB against {b:.1f} MiB under "
+            f"static {t.best} (medians), {a - b:+.1f} MiB, the daemon's own pages among them{own}, which its lock in "
+            "memory keeps from reclaim (autoswappiness(8), BUGS)")
 
 
 def _parts_line(data, res, swap, wl, setting):
