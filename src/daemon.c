@@ -7,7 +7,6 @@
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
-#include <systemd/sd-daemon.h>
 #include <systemd/sd-event.h>
 
 #include "cgroup.h"
@@ -53,6 +52,7 @@ struct daemon {
 	struct cgroup_move cg_move; /* the last walk */
 	int cgroup_err;	    /* the last failure making them follow, logged once */
 	sd_event_source *sig_hup, *sig_term, *sig_int;
+	struct notify_watchdog watchdog;
 	/* Who else sets vm.swappiness, as of the last start, reload or yield. */
 	struct coexist_findings others;
 };
@@ -359,7 +359,7 @@ on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
 		d->st.reload_failures++;
 		check_others(d);
 		publish_state(d);
-		(void)sd_notify(0, "READY=1");
+		(void)notify_send("READY=1");
 		return 0;
 	}
 	/* Do not leave a stale file behind for the collector. */
@@ -385,7 +385,7 @@ on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
 	check_others(d);
 	/* Apply the new configuration now rather than at the next tick. */
 	wakeup_soon(&d->wake);
-	(void)sd_notify(0, "READY=1");
+	(void)notify_send("READY=1");
 	return 0;
 }
 
@@ -395,6 +395,20 @@ on_exit_signal(sd_event_source *s, const struct signalfd_siginfo *si, void *user
 	(void)userdata;
 	journal_log(LOG_INFO, NULL, "received %s, stopping", strsignal((int)si->ssi_signo));
 	return sd_event_exit(sd_event_source_get_event(s), 0);
+}
+
+/* A log line to a stderr pipe whose reader left (runit, s6, OpenRC log pipes,
+ * `| tee`) must cost that line, not the daemon: its default action would end
+ * it with the knob left at its last value. Writes then fail with EPIPE, which
+ * the logging ignores, as the sockets' MSG_NOSIGNAL does. */
+static int
+ignore_sigpipe(void)
+{
+	struct sigaction sa = { .sa_handler = SIG_IGN };
+
+	if (sigemptyset(&sa.sa_mask) < 0 || sigaction(SIGPIPE, &sa, NULL) < 0)
+		return -errno;
+	return 0;
 }
 
 /* Keeps the daemon resident while the machine swaps: a regulator that is itself
@@ -434,12 +448,16 @@ setup_loop(struct daemon *d)
 		r = sd_event_source_set_priority(d->sig_term, SD_EVENT_PRIORITY_IMPORTANT);
 	if (r >= 0)
 		r = sd_event_source_set_priority(d->sig_int, SD_EVENT_PRIORITY_IMPORTANT);
+	/* A reload comes after them and after a poll that is due: the kernel hands
+	 * out the lowest-numbered pending signal first, and SIGHUP (1) on the
+	 * same signalfd as SIGTERM (15) starved it through a storm of reloads
+	 * (sd-event reads one signalfd per priority), as it starved the polls. */
 	if (r >= 0)
-		r = sd_event_source_set_priority(d->sig_hup, SD_EVENT_PRIORITY_IMPORTANT);
+		r = sd_event_source_set_priority(d->sig_hup, SD_EVENT_PRIORITY_NORMAL + 1);
 	if (r >= 0)
 		r = wakeup_start(&d->wake, d->event);
 	if (r >= 0)
-		r = sd_event_set_watchdog(d->event, true);
+		r = notify_watchdog_start(&d->watchdog, d->event);
 	return r < 0 ? r : 0;
 }
 
@@ -479,6 +497,7 @@ finish(struct daemon *d)
 	knob_close(&d->knob);
 	sampler_free(d->sampler);
 	wakeup_stop(&d->wake);
+	notify_watchdog_stop(&d->watchdog);
 	sd_event_source_unref(d->sig_hup);
 	sd_event_source_unref(d->sig_term);
 	sd_event_source_unref(d->sig_int);
@@ -494,6 +513,11 @@ daemon_run(const struct daemon_options *opt, const struct config *cfg)
 	char desc[160];
 	int r, holder, knob_value;
 
+	r = ignore_sigpipe();
+	if (r < 0) {
+		journal_log(LOG_ERR, MSGID_ERROR, "cannot ignore SIGPIPE: %s", strerror(-r));
+		goto out;
+	}
 	r = start(&d, opt, cfg, &knob_value);
 	if (r < 0)
 		goto out;
@@ -535,9 +559,9 @@ daemon_run(const struct daemon_options *opt, const struct config *cfg)
 	d.st.swappiness = d.own.expected;
 	publish_init(&d.pub);
 	publish_state(&d);
-	(void)sd_notify(0, "READY=1");
+	(void)notify_send("READY=1");
 	r = sd_event_loop(d.event);
-	(void)sd_notify(0, "STOPPING=1");
+	(void)notify_send("STOPPING=1");
 	if (r < 0)
 		journal_log(LOG_ERR, MSGID_ERROR, "event loop failed: %s", strerror(-r));
 	ownership_exit(&d.io, &d.own);
