@@ -17,7 +17,7 @@ enum policy_kind {
 #define POLICY_MIN_SCAN_PAGES 32
 
 /*
- * The adaptive controller (autoswappiness(8), THE ADAPTIVE POLICY, says where each
+ * The adaptive controller (autoswappiness(7), THE ADAPTIVE POLICY, says where each
  * number comes from; the traces named are tests/data/traces, recorded in the
  * 256 MB disk-swap guest of `make bench`). It tests its own effect: it raises the
  * value while swapping costs nothing, goes back to the neutral value N at the
@@ -141,7 +141,7 @@ enum policy_kind {
 #define POLICY_SPARE_SURGE_PPS 2048
 
 /*
- * The workingset policy (autoswappiness(8), THE WORKINGSET POLICY): the tendency policy's
+ * The workingset policy (autoswappiness(7), THE WORKINGSET POLICY): the tendency policy's
  * value plus a bias steered by the kernel's activations. The kernel counts a refault as an
  * activation (workingset_activate_anon/_file) when the page's refault distance was within
  * the working set: had its kind had the room the other kind holds, it would have stayed.

@@ -516,7 +516,7 @@ struct expect {
  * page cache that no process maps is below 5% of RAM and anonymous pages go out without coming
  * back. */
 #define SPARE "sparing the cache"
-/* The adaptive controller (autoswappiness(8), THE ADAPTIVE POLICY): N = 100 on disk swap. Open
+/* The adaptive controller (autoswappiness(7), THE ADAPTIVE POLICY): N = 100 on disk swap. Open
  * loop it sees what the kernel did at the trace's value whatever it writes, so its tests of its
  * own effect learn nothing true after it moves: these lines check what it does on the way to a
  * decision; world_bounds[] below judges the decisions. */
