@@ -33,7 +33,7 @@
 #     those metrics;
 #   - the default policy is the one the committed `make bench` run chose
 #     (bench/results/default-policy.txt, written by bench/report.py);
-#   - the README's Try-it sample is what --explain prints, as uid 65534, for
+#   - the README's --explain sample is what --explain prints, as uid 65534, for
 #     the case its marker names (fake /proc files bind-mounted in a private
 #     mount namespace; needs root, else only its first line's wording is
 #     checked against src/explain.c);
@@ -556,7 +556,7 @@ else
 		"page and code: '$page_policy'; ${BENCH_CHOICE#"$root"/}: '$choice' (see bench/RESULTS.md)"
 fi
 
-# (m) the README's Try-it sample: the indented block between the explain:begin
+# (m) the README's --explain sample: the indented block between the explain:begin
 # and explain:end markers is what --explain prints, as uid 65534, on a desktop
 # with 16 GB of RAM and 4 GB of zram, calm (the fakes below), with no
 # configuration file at the default path.
