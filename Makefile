@@ -143,6 +143,7 @@ install: $(BIN)
 	install -D -m 0755 $(BIN) $(DESTDIR)$(SBINDIR)/autoswappiness
 	install -D -m 0644 man/autoswappiness.8 $(DESTDIR)$(MANDIR)/man8/autoswappiness.8
 	install -D -m 0644 man/autoswappiness.conf.5 $(DESTDIR)$(MANDIR)/man5/autoswappiness.conf.5
+	install -D -m 0644 man/autoswappiness.7 $(DESTDIR)$(MANDIR)/man7/autoswappiness.7
 	install -d $(DESTDIR)$(UNITDIR)
 	sed -e 's|/usr/sbin/autoswappiness|$(SBINDIR)/autoswappiness|g' \
 	    -e 's|/etc/autoswappiness.conf|$(SYSCONFDIR)/autoswappiness.conf|g' \
@@ -169,7 +170,8 @@ uninstall:
 		systemctl disable --now autoswappiness; \
 	fi
 	rm -f $(DESTDIR)$(SBINDIR)/autoswappiness $(DESTDIR)$(MANDIR)/man8/autoswappiness.8 \
-	      $(DESTDIR)$(MANDIR)/man5/autoswappiness.conf.5 $(DESTDIR)$(UNITDIR)/autoswappiness.service \
+	      $(DESTDIR)$(MANDIR)/man5/autoswappiness.conf.5 $(DESTDIR)$(MANDIR)/man7/autoswappiness.7 \
+	      $(DESTDIR)$(UNITDIR)/autoswappiness.service \
 	      $(DESTDIR)$(CATALOGDIR)/autoswappiness.catalog $(DESTDIR)$(BASHCOMPDIR)/autoswappiness
 	@if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ] && command -v systemctl >/dev/null; then \
 		systemctl daemon-reload; \

@@ -8,7 +8,7 @@
  * every poll: sent at every busy poll (1 s), it cost the benchmark's responsiveness
  * workload (make bench, disk swap) 9,700-15,700 file refaults a run against 2,900-3,500
  * with the rule below, and 1.14 times less written by its dirtier than at static 60 against
- * 1.01 (bench/experiments/status-2026-12-05). So a decision that keeps the value sends its
+ * 1.01 (bench/EXPERIMENTS.md, status-2026-12-05). So a decision that keeps the value sends its
  * reason at most once every NOTIFY_REASON_MIN_S; what changes the value is sent at once. */
 #ifndef AUTOSWAPPINESS_NOTIFY_H
 #define AUTOSWAPPINESS_NOTIFY_H
