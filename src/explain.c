@@ -239,10 +239,12 @@ put_inputs(struct textbuf *t, const struct explain_input *in)
 		textbuf_put(t,
 		    "It steers that value by the refaults the kernel counts as its working set coming back (%llu "
 		    "anonymous and %llu file pages a second here): up toward %d while file ones dominate and "
-		    "little page cache is unmapped, down toward %d while anonymous ones do; one decision has no "
-		    "history to steer by, so the value is the tendency policy's.\n",
+		    "little page cache is unmapped, down toward %d while anonymous ones do, and after a rise "
+		    "that brought back more anonymous pages than the file ones it saved it waits %d s before "
+		    "rising again (twice as long each time); one decision has no history to steer by, so the "
+		    "value is the tendency policy's.\n",
 		    (unsigned long long)pr->activate_anon_pps, (unsigned long long)pr->activate_file_pps,
-		    POLICY_WS_HIGH, POLICY_WS_LOW);
+		    POLICY_WS_HIGH, POLICY_WS_LOW, POLICY_ADAPTIVE_BACKOFF_S);
 		break;
 	default:
 		textbuf_put(t,
