@@ -16,6 +16,7 @@
 #include "decide.h"
 #include "journal.h"
 #include "knob.h"
+#include "lru_watch.h"
 #include "notify.h"
 #include "ownership.h"
 #include "kpath.h"
@@ -55,6 +56,7 @@ struct daemon {
 	sd_event_source *sig_hup, *sig_term, *sig_int;
 	/* Who else sets vm.swappiness, as of the last start, reload or yield. */
 	struct coexist_findings others;
+	struct lru_watch lru; /* the kernel's LRU, read at every poll */
 };
 
 /* With cgroup v1, existing memory cgroups keep their own swappiness: the ones
@@ -271,6 +273,7 @@ poll_once(struct daemon *d)
 	/* Busy only while a decision sees pressure (not while yielded or failing). */
 	d->wake.busy = false;
 	d->st.last_poll_s = now_realtime_s();
+	lru_watch_poll(&d->lru, &d->st);
 	if (!read_sample(d)) {
 		publish_state(d);
 		return;
@@ -477,6 +480,7 @@ static void
 finish(struct daemon *d)
 {
 	knob_close(&d->knob);
+	lru_watch_close(&d->lru);
 	sampler_free(d->sampler);
 	wakeup_stop(&d->wake);
 	sd_event_source_unref(d->sig_hup);
@@ -490,7 +494,7 @@ finish(struct daemon *d)
 int
 daemon_run(const struct daemon_options *opt, const struct config *cfg)
 {
-	struct daemon d = { .lock_fd = -1, .wake.psi_fd = -1 };
+	struct daemon d = { .lock_fd = -1, .wake.psi_fd = -1, .lru.fd = -1 };
 	char desc[160];
 	int r, holder, knob_value;
 
@@ -522,8 +526,10 @@ daemon_run(const struct daemon_options *opt, const struct config *cfg)
 		journal_log(LOG_WARNING, NULL,
 			    "cgroup v1 memory controller: each memory cgroup keeps the swappiness it was created with, "
 			    "so vm.swappiness changes only the root; [daemon] cgroup_v1_follow = yes makes them follow");
-	journal_log(LOG_INFO, MSGID_START, "started: %s, original %d%s", config_describe(&d.cfg, desc, sizeof(desc)),
-		    d.own.original, d.own.dry_run ? ", dry run" : "");
+	lru_watch_open(&d.lru, &d.st);
+	journal_lru(LOG_INFO, MSGID_START, &d.lru.info, "started: %s, original %d%s; %s LRU, Linux %s",
+		    config_describe(&d.cfg, desc, sizeof(desc)), d.own.original, d.own.dry_run ? ", dry run" : "",
+		    d.st.lru, d.st.kernel);
 	check_others(&d);
 	if (d.own.yielded)
 		status_yielded(&d, d.own.expected);
