@@ -8,6 +8,7 @@
 
 #include "config.h"
 #include "decide.h"
+#include "lru.h"
 #include "sample.h"
 
 /* Where the configuration explained came from. */
@@ -27,6 +28,7 @@ struct explain_input {
 	uint64_t interval_us; /* between the two samples decided from; 0: one sample */
 	const struct decision *dn;
 	int current; /* what vm.swappiness holds now */
+	const struct lru_info *lru; /* the kernel's LRU and release; NULL: not said */
 };
 
 /*

@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lru.h"
+
 /* The last decisions kept in the state file. */
 #define STATUS_HISTORY 8
 #define STATUS_REASON_BYTES 128
@@ -29,6 +31,8 @@ struct status_snapshot {
 	int64_t pid;
 	int64_t started_s;
 	char policy[16];
+	char lru[8];			 /* "classic" or "mglru"; "": not recorded (an older daemon) */
+	char kernel[LRU_RELEASE_BYTES]; /* the kernel's release; "": not known */
 	int swappiness;	 /* what the knob holds */
 	int original;	 /* what the daemon restores on exit, if restores */
 	bool restores;	 /* the exit writes original back (owner_restores) */

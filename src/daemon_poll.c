@@ -214,6 +214,7 @@ poll_once(struct daemon *d)
 	/* Busy only while a decision sees pressure (not while yielded or failing). */
 	d->wake.busy = false;
 	d->st.last_poll_s = daemon_now_s();
+	lru_watch_poll(&d->lru, &d->st);
 	if (!read_sample(d)) {
 		daemon_publish(d);
 		return;

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "kpath.h"
+#include "parse.h"
 #include "textbuf.h"
 
 /* "5 s", "1.5 s", "250 ms". */
@@ -255,6 +257,62 @@ put_inputs(struct textbuf *t, const struct explain_input *in)
 	}
 }
 
+/* What workingset_activate_anon and _file, the workingset policy's input, count under
+ * the multi-gen LRU of this release (DESIGN.md, with mm/vmscan.c and mm/workingset.c
+ * by version): fd-access promotions in sort_folio() on 6.1, recent refaults after
+ * "Multi-gen LRU: fix workingset accounting" (about 6.5), and from the 6.14 rework
+ * only page-fault refaults of folios with PG_workingset. */
+static void
+put_ws_mglru(struct textbuf *t, const char *release)
+{
+	unsigned major, minor;
+	const char *when, *what;
+
+	if (parse_kernel_release(release, &major, &minor) < 0) {
+		when = "";
+		what = "do not count what they count under the classic LRU (that changed in Linux 6.5 and 6.14)";
+	} else if (major < 6 || (major == 6 && minor < 5)) {
+		when = " before about Linux 6.5";
+		what = "count promotions of pages used through file descriptors, not refaults";
+	} else if (major == 6 && minor < 14) {
+		when = " from about Linux 6.5 to 6.13";
+		what = "count every recent refault, not only those within the working set";
+	} else {
+		when = " from Linux 6.14";
+		what = "count only page-fault refaults of pages that were in the working set: file pages read back "
+		       "through read() never count";
+	}
+	textbuf_put(t, "Under the multi-gen LRU%s, workingset_activate_anon and _file, which the workingset policy "
+	    "steers by, %s.\n", when, what);
+}
+
+/* The kernel and its LRU; under the multi-gen LRU, what the workingset policy's
+ * counters mean. */
+static void
+put_lru(struct textbuf *t, const struct explain_input *in)
+{
+	const struct lru_info *l = in->lru;
+	const char *rel;
+
+	if (!l)
+		return;
+	rel = l->release[0] ? l->release : "(release unknown)";
+	if (l->source == LRU_SOURCE_BAD)
+		textbuf_put(t, "Kernel: Linux %s, its LRU taken as classic (%s: %s).\n", rel, KPATH_LRU_GEN_ENABLED,
+		    l->err == -EINVAL ? "not a number" : l->err == -EBADFD ? "not a regular file" : strerror(-l->err));
+	else if (l->source == LRU_SOURCE_ABSENT)
+		textbuf_put(t, "Kernel: Linux %s, with the classic LRU (no %s: it has no multi-gen LRU).\n", rel,
+		    KPATH_LRU_GEN_ENABLED);
+	else if (l->kind == LRU_CLASSIC)
+		textbuf_put(t, "Kernel: Linux %s, with the classic LRU (%s is 0x%04x: the multi-gen LRU is built but off).\n",
+		    rel, KPATH_LRU_GEN_ENABLED, (unsigned)l->caps);
+	else
+		textbuf_put(t, "Kernel: Linux %s, with the multi-gen LRU (mglru: %s is 0x%04x).\n", rel,
+		    KPATH_LRU_GEN_ENABLED, (unsigned)l->caps);
+	if (l->kind == LRU_MGLRU && in->cfg->policy == POLICY_WORKINGSET && in->cur->has_activations)
+		put_ws_mglru(t, l->release);
+}
+
 static void
 put_limits(struct textbuf *t, const struct explain_input *in)
 {
@@ -310,6 +368,7 @@ explain_render(const struct explain_input *in, char *buf, size_t len)
 		put_swap(&t, in);
 	put_pressure(&t, in);
 	put_inputs(&t, in);
+	put_lru(&t, in);
 	if (in->cur->swap_total_kib != 0)
 		put_limits(&t, in);
 	put_config(&t, in);

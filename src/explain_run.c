@@ -15,6 +15,7 @@
 #include "journal.h"
 #include "knob.h"
 #include "kpath.h"
+#include "lru_watch.h"
 #include "sample.h"
 
 /* Between the two looks: the daemon's default poll under pressure, long enough
@@ -98,6 +99,7 @@ daemon_explain(const struct daemon_options *opt, FILE *out)
 	struct decision dn;
 	struct regulator reg = { 0 };
 	struct policy_state fresh = { 0 }; /* the daemon's first poll, which has no history either */
+	struct lru_info lru;
 	char text[4096];
 	int r, knob_value, len;
 
@@ -115,6 +117,8 @@ daemon_explain(const struct daemon_options *opt, FILE *out)
 	in.interval_us = cur.time_us > prev.time_us ? cur.time_us - prev.time_us : 0;
 	in.dn = &dn;
 	in.current = knob_value;
+	lru_read(&lru);
+	in.lru = &lru;
 	len = explain_render(&in, text, sizeof(text));
 	if (len < 0) {
 		journal_log(LOG_ERR, MSGID_ERROR, "the explanation does not fit its buffer");

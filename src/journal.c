@@ -299,6 +299,21 @@ journal_other(int priority, const char *msgid, const struct journal_other *o, co
 }
 
 void
+journal_lru(int priority, const char *msgid, const struct lru_info *lru, const char *fmt, ...)
+{
+	struct record rec;
+	va_list ap;
+
+	va_start(ap, fmt);
+	record_start(&rec, msgid, fmt, ap);
+	va_end(ap);
+	add(&rec, "LRU=%s", lru_name(lru->kind));
+	if (lru->release[0])
+		add(&rec, "KERNEL=%s", lru->release);
+	emit(priority, &rec, 1);
+}
+
+void
 journal_decision(int priority, const char *msgid, const struct journal_decision *d, const char *fmt, ...)
 {
 	const struct policy_result *r = d->result;

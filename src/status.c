@@ -65,6 +65,11 @@ status_render_state(const struct status_snapshot *s, char *buf, size_t len)
 	struct textbuf o = textbuf_init(buf, len);
 
 	textbuf_put(&o, "version=%d\npid=%" PRId64 "\nstarted=%" PRId64 "\n", STATE_VERSION, s->pid, s->started_s);
+	/* Only what is known: an empty value would not parse back. */
+	if (s->lru[0])
+		textbuf_put(&o, "lru=%s\n", s->lru);
+	if (s->kernel[0])
+		textbuf_put(&o, "kernel=%s\n", s->kernel);
 	textbuf_put(&o, "policy=%s\nswappiness=%d\noriginal=%d\ntarget=%d\nmin=%d\nmax=%d\n", s->policy, s->swappiness,
 	    s->original, s->target, s->min, s->max);
 	textbuf_put(&o, "app_centile=%d\nswap_centile=%d\nmapped_ratio=%d\ndistress=%d\nswap_tendency=%d\n", s->app_centile,
@@ -127,6 +132,22 @@ parse_decision(const char *v, struct status_decision *d)
 	return 0;
 }
 
+/* A kernel release: printable, no blank (a metric's label and a JSON string
+ * carry it), and it fits. */
+static int
+parse_kernel(struct status_snapshot *s, const char *v)
+{
+	size_t n = strlen(v);
+
+	if (n == 0 || n >= sizeof(s->kernel))
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++)
+		if (v[i] <= ' ' || v[i] > '~' || v[i] == '"' || v[i] == '\\')
+			return -EINVAL;
+	memcpy(s->kernel, v, n + 1);
+	return 0;
+}
+
 /* The keys without which a state file is not one. */
 enum { SEEN_VERSION = 1, SEEN_PID = 2, SEEN_SWAPPINESS = 4 };
 
@@ -161,6 +182,13 @@ parse_key(struct status_snapshot *s, const char *key, const char *v, unsigned *s
 			r = -EINVAL;
 		else
 			snprintf(s->policy, sizeof(s->policy), "%s", v);
+	} else if (strcmp(key, "lru") == 0) {
+		if (strcmp(v, "classic") != 0 && strcmp(v, "mglru") != 0)
+			r = -EINVAL;
+		else
+			snprintf(s->lru, sizeof(s->lru), "%s", v);
+	} else if (strcmp(key, "kernel") == 0) {
+		r = parse_kernel(s, v);
 	} else if (strcmp(key, "decision") == 0) {
 		if (s->n_history == STATUS_HISTORY)
 			memmove(&s->history[0], &s->history[1], sizeof(s->history[0]) * (STATUS_HISTORY - 1));
@@ -266,6 +294,8 @@ status_render_human(const struct status_snapshot *s, int64_t now_s, char *buf, s
 	    s->yielded ? " (yielded: someone else set the value; reload to resume)" : "");
 	textbuf_put(&o, "  swappiness:  %d (target %d, limits %d..%d)\n", s->swappiness, s->target, s->min, s->max);
 	put_on_exit(&o, s);
+	if (s->lru[0])
+		textbuf_put(&o, "  lru:         %s (Linux %s)\n", s->lru, s->kernel[0] ? s->kernel : "release unknown");
 	textbuf_put(&o, "  inputs:      app %d%%, ", s->app_centile);
 	if (s->has_swap)
 		textbuf_put(&o, "swap free %d%%, ", s->swap_centile);
@@ -312,6 +342,14 @@ status_render_json(const struct status_snapshot *s, char *buf, size_t len)
 
 	textbuf_put(&o, "{\"running\":true,\"pid\":%" PRId64 ",\"started\":%" PRId64 ",\"policy\":", s->pid, s->started_s);
 	put_json_string(&o, s->policy);
+	if (s->lru[0]) {
+		textbuf_put(&o, ",\"lru\":");
+		put_json_string(&o, s->lru);
+	}
+	if (s->kernel[0]) {
+		textbuf_put(&o, ",\"kernel\":");
+		put_json_string(&o, s->kernel);
+	}
 	textbuf_put(&o, ",\"swappiness\":%d,\"original\":%d,\"target\":%d,\"min\":%d,\"max\":%d", s->swappiness, s->original,
 	    s->target, s->min, s->max);
 	textbuf_put(&o, ",\"app_centile\":%d,\"swap_centile\":%d,\"mapped_ratio\":%d,\"distress\":%d,\"swap_tendency\":%d",
@@ -377,6 +415,10 @@ metrics_knob(struct textbuf *o, const struct status_snapshot *s)
 	gauge(o, "limit_max", "Upper limit in effect (max = auto resolved).", s->max);
 	metric(o, "policy_info", "gauge", "The policy in use, as a label.");
 	textbuf_put(o, "autoswappiness_policy_info{policy=\"%s\"} 1\n", s->policy);
+	if (s->lru[0]) {
+		metric(o, "lru_info", "gauge", "The kernel's LRU (classic or mglru) and release, as labels.");
+		textbuf_put(o, "autoswappiness_lru_info{lru=\"%s\",kernel=\"%s\"} 1\n", s->lru, s->kernel);
+	}
 	gauge(o, "dry_run", "1 when the daemon never writes.", s->dry_run);
 	gauge(o, "yielded", "1 when someone else set vm.swappiness and the daemon keeps its hands off.", s->yielded);
 }

@@ -558,8 +558,9 @@ fi
 
 # (m) the README's --explain sample: the indented block between the explain:begin
 # and explain:end markers is what --explain prints, as uid 65534, on a desktop
-# with 16 GB of RAM and 4 GB of zram, calm (the fakes below), with no
-# configuration file at the default path.
+# with 16 GB of RAM and 4 GB of zram, calm, on Debian 13's kernel with the
+# multi-gen LRU on (the fakes below), with no configuration file at the default
+# path.
 sample=$(sed -n '/^<!-- explain:begin/,/^<!-- explain:end/p' "$README" | sed -n 's/^    //p')
 explain_sample() {
 	local d=$tmp/explain-proc
@@ -574,9 +575,15 @@ explain_sample() {
 	printf 'Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n/dev/zram0\tpartition\t4000000\t400000\t100\n' >"$d/swaps"
 	echo N >"$d/zswap"
 	echo 60 >"$d/swappiness"
+	echo 6.12.57+deb13-amd64 >"$d/osrelease"
 	unshare --mount --propagation private bash -c '
 		set -e
 		d=$1
+		# Debian 13 boots with the multi-gen LRU on (the host may have no such file).
+		mount -t tmpfs -o mode=0755 tmpfs /sys/kernel/mm
+		mkdir /sys/kernel/mm/lru_gen
+		echo 0x0007 >/sys/kernel/mm/lru_gen/enabled
+		mount --bind "$d/osrelease" /proc/sys/kernel/osrelease
 		mount --bind "$d/meminfo" /proc/meminfo
 		mount --bind "$d/vmstat" /proc/vmstat
 		mount --bind "$d/psi" /proc/pressure/memory

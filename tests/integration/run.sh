@@ -28,7 +28,8 @@ PIDS=()
 cleanup() {
 	for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null || true; done
 	umount /proc/meminfo /proc/vmstat /proc/pressure/memory /proc/sys/vm/swappiness /proc/swaps \
-		/sys/module/zswap/parameters/enabled /sys/fs/cgroup/memory /run 2>/dev/null || true
+		/sys/module/zswap/parameters/enabled /sys/fs/cgroup/memory /sys/kernel/mm /proc/sys/kernel/osrelease /run \
+		2>/dev/null || true
 	# coexist.sh's overlays, which a mapped file may keep busy.
 	umount -l /proc/cmdline /usr/local/lib /usr/lib /etc 2>/dev/null || true
 	rm -rf "$WORK"
@@ -840,13 +841,14 @@ check "knob untouched under EROFS" knob_is 60
 # In their own files: tests/integration/harden-files.sh, daemon-hardening.sh;
 # the adaptive cycle in tests/integration/adaptive.sh; --explain in explain.sh;
 # others who set vm.swappiness (sysctl.d, tuned, the kernel command line) in
-# coexist.sh.
+# coexist.sh; the kernel's LRU (lru_gen/enabled) in lru.sh.
 source "$TOP/tests/integration/harden-files.sh"
 source "$TOP/tests/integration/daemon-hardening.sh"
 source "$TOP/tests/integration/adaptive.sh"
 source "$TOP/tests/integration/workingset.sh"
 source "$TOP/tests/integration/explain.sh"
 source "$TOP/tests/integration/coexist.sh"
+source "$TOP/tests/integration/lru.sh"
 source "$TOP/tests/integration/psi-trigger.sh"
 source "$TOP/tests/integration/liveness.sh"
 echo "integration: $pass passed, $fail failed"

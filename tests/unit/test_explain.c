@@ -16,6 +16,8 @@
 #define LOOKS_US 1000000u
 
 static char text[4096];
+/* The kernel and LRU render_from says (NULL: none, as in most tests). */
+static const struct lru_info *lru_given;
 
 /* The integration tests' fixture: app 40%, mapped 10%, 23% of 1000000 kB swap
  * free on one disk device, idle PSI: tendency 28, ck 23. */
@@ -66,6 +68,7 @@ render_from(const struct config *c, enum explain_config_source src, const struct
 		.interval_us = prev ? cur->time_us - prev->time_us : 0,
 		.dn = &dn,
 		.current = current,
+		.lru = lru_given,
 	};
 	int len;
 
@@ -439,6 +442,87 @@ test_workingset(void **unused)
 	assert_lacks(t, "It steers that value");
 }
 
+/* The kernel and its LRU, one sentence; under the multi-gen LRU with the workingset
+ * policy, what its counters count on this release. */
+static void
+test_lru(void **unused)
+{
+	static const struct {
+		const char *release;
+		const char *when; /* NULL: no version named */
+		const char *what;
+	} versions[] = {
+		{ "6.1.0-27-amd64", " before about Linux 6.5",
+		  "count promotions of pages used through file descriptors, not refaults" },
+		{ "6.4.16", " before about Linux 6.5", "count promotions" },
+		{ "6.5.0", " from about Linux 6.5 to 6.13", "count every recent refault, not only those within the "
+							    "working set" },
+		{ "6.12.57+deb13-amd64", " from about Linux 6.5 to 6.13", "count every recent refault" },
+		{ "6.13.12", " from about Linux 6.5 to 6.13", "count every recent refault" },
+		{ "6.14.0", " from Linux 6.14", "count only page-fault refaults of pages that were in the working "
+						"set: file pages read back through read() never count" },
+		{ "6.18.44-fc-v1272", " from Linux 6.14", "count only page-fault refaults" },
+		{ "7.0.1", " from Linux 6.14", "count only page-fault refaults" },
+		{ "", NULL, "do not count what they count under the classic LRU (that changed in Linux 6.5 and 6.14)" },
+	};
+	struct config ws = conf(POLICY_WORKINGSET), ck = conf(POLICY_CK);
+	struct sample prev, s = fixture(5 * LOOKS_US);
+	struct lru_info l = { .kind = LRU_MGLRU, .source = LRU_SOURCE_FILE, .caps = 7 };
+	char want[512];
+	const char *t;
+
+	(void)unused;
+	s.has_activations = true;
+	prev = s;
+	prev.time_us -= LOOKS_US;
+	lru_given = &l;
+	for (size_t i = 0; i < sizeof(versions) / sizeof(versions[0]); i++) {
+		snprintf(l.release, sizeof(l.release), "%s", versions[i].release);
+		t = render_from(&ws, EXPLAIN_CONFIG_FILE, &prev, &s, 60, 200);
+		snprintf(want, sizeof(want), "\nKernel: Linux %s, with the multi-gen LRU (mglru: "
+		    "/sys/kernel/mm/lru_gen/enabled is 0x0007).\nUnder the multi-gen LRU%s, workingset_activate_anon "
+		    "and _file, which the workingset policy steers by, %s", l.release[0] ? l.release : "(release unknown)",
+		    versions[i].when ? versions[i].when : "", versions[i].what);
+		assert_has(t, want);
+	}
+	/* Only the workingset policy steers by those counters, and only while it has them. */
+	snprintf(l.release, sizeof(l.release), "6.12.57+deb13-amd64");
+	t = render_from(&ck, EXPLAIN_CONFIG_FILE, &prev, &s, 60, 200);
+	assert_has(t, "\nKernel: Linux 6.12.57+deb13-amd64, with the multi-gen LRU (mglru: /sys/kernel/mm/lru_gen/"
+		      "enabled is 0x0007).\nLimits: ");
+	assert_lacks(t, "Under the multi-gen LRU");
+	s.has_activations = prev.has_activations = false;
+	t = render_from(&ws, EXPLAIN_CONFIG_FILE, &prev, &s, 60, 200);
+	assert_lacks(t, "Under the multi-gen LRU");
+	s.has_activations = prev.has_activations = true;
+	/* The classic LRU: built but off, not built, or a file that cannot be read. */
+	l.kind = LRU_CLASSIC;
+	l.caps = 0;
+	snprintf(l.release, sizeof(l.release), "6.1.0-27-amd64");
+	t = render_from(&ws, EXPLAIN_CONFIG_FILE, &prev, &s, 60, 200);
+	assert_has(t, "\nKernel: Linux 6.1.0-27-amd64, with the classic LRU (/sys/kernel/mm/lru_gen/enabled is "
+		      "0x0000: the multi-gen LRU is built but off).\nLimits: ");
+	l.source = LRU_SOURCE_ABSENT;
+	t = render_from(&ws, EXPLAIN_CONFIG_FILE, &prev, &s, 60, 200);
+	assert_has(t, "\nKernel: Linux 6.1.0-27-amd64, with the classic LRU (no /sys/kernel/mm/lru_gen/enabled: it "
+		      "has no multi-gen LRU).\nLimits: ");
+	l.source = LRU_SOURCE_BAD;
+	l.err = -EINVAL;
+	t = render_from(&ws, EXPLAIN_CONFIG_FILE, &prev, &s, 60, 200);
+	assert_has(t, "\nKernel: Linux 6.1.0-27-amd64, its LRU taken as classic (/sys/kernel/mm/lru_gen/enabled: not "
+		      "a number).\n");
+	l.err = -EBADFD;
+	t = render_from(&ws, EXPLAIN_CONFIG_FILE, &prev, &s, 60, 200);
+	assert_has(t, "(/sys/kernel/mm/lru_gen/enabled: not a regular file).\n");
+	l.err = -EACCES;
+	t = render_from(&ws, EXPLAIN_CONFIG_FILE, &prev, &s, 60, 200);
+	assert_has(t, "(/sys/kernel/mm/lru_gen/enabled: Permission denied).\n");
+	assert_lacks(t, "Under the multi-gen LRU");
+	lru_given = NULL;
+	t = render_from(&ws, EXPLAIN_CONFIG_FILE, &prev, &s, 60, 200);
+	assert_lacks(t, "Kernel:");
+}
+
 static void
 test_config_sources(void **unused)
 {
@@ -499,6 +583,7 @@ main(void)
 		cmocka_unit_test(test_verdicts),
 		cmocka_unit_test(test_adaptive),
 		cmocka_unit_test(test_workingset),
+		cmocka_unit_test(test_lru),
 		cmocka_unit_test(test_config_sources),
 		cmocka_unit_test(test_small_buffer),
 	};
