@@ -219,6 +219,7 @@ poll_once(struct daemon *d)
 		daemon_publish(d);
 		return;
 	}
+	d->cur.mglru = d->lru.info.kind == LRU_MGLRU;
 	max = resolve_max(d, &d->cur);
 	r = knob_read(&d->knob, &knob_value);
 	if (r < 0) {

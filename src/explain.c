@@ -318,7 +318,11 @@ put_limits(struct textbuf *t, const struct explain_input *in)
 {
 	const struct regulator_limits *lim = &in->dn->lim;
 
-	textbuf_put(t, "Limits: %d to %d; a change smaller than %d is not written", lim->min, lim->max, lim->step);
+	textbuf_put(t, "Limits: %d to %d", lim->min, lim->max);
+	if (lim->mglru)
+		textbuf_put(t, ", kept within %d to %d under the multi-gen LRU, where 0 never swaps and 1 and 200 evict "
+			    "one kind of page first without feedback", REGULATOR_MGLRU_MIN, REGULATOR_MGLRU_MAX);
+	textbuf_put(t, "; a change smaller than %d is not written", lim->step);
 	if (lim->smoothing_pct > 0)
 		textbuf_put(t, "; smoothing %d%% (it needs history, which one decision does not have)",
 		    lim->smoothing_pct);

@@ -107,6 +107,8 @@ daemon_explain(const struct daemon_options *opt, FILE *out)
 	r = read_inputs(&knob_value, &prev, &cur);
 	if (r < 0)
 		return r;
+	lru_read(&lru);
+	cur.mglru = lru.kind == LRU_MGLRU;
 	r = decide(&cfg, decide_max(&cfg, &cur), knob_kernel_max(), &fresh, &reg, &prev, &cur, knob_value, &dn);
 	if (r < 0) {
 		journal_log(LOG_ERR, MSGID_ERROR, "cannot decide: %s", strerror(-r));
@@ -117,7 +119,6 @@ daemon_explain(const struct daemon_options *opt, FILE *out)
 	in.interval_us = cur.time_us > prev.time_us ? cur.time_us - prev.time_us : 0;
 	in.dn = &dn;
 	in.current = knob_value;
-	lru_read(&lru);
 	in.lru = &lru;
 	len = explain_render(&in, text, sizeof(text));
 	if (len < 0) {

@@ -138,4 +138,33 @@ check "lru: a huge file is taken as classic" lru_explain_has \
 	"Kernel: Linux 6.1.0-27-amd64, its LRU taken as classic ($LG: File too large)."
 rm -f "$LG"
 
+# Under the multi-gen LRU 0, 1 and 200 are other mechanisms (issue 46, item 3): a range
+# pinned at 200 writes 199 there, 200 once root switches to the classic LRU, and 199 again
+# when it switches back; --once and --explain go by the same rule; pinned at 0, 2.
+printf '0x0007\n' >"$LG"
+printf '[policy]\nname = ck\n[limits]\nmin = 200\nmax = 200\n[daemon]\ninterval_ms = 100\n' >"$CONF/lru200.conf"
+printf '[policy]\nname = ck\n[limits]\nmin = 0\nmax = 0\n' >"$CONF/lru0.conf"
+set_knob 60
+start_daemon -c "$CONF/lru200.conf"
+check "lru: pinned at 200, the multi-gen LRU gets 199" wait_for 15 knob_is 199
+put_lru 0x0000
+check "lru: switched to the classic LRU, 200" wait_for 15 knob_is 200
+put_lru 0x0007
+check "lru: and back under the multi-gen LRU, 199 (a change below the step)" wait_for 15 knob_is 199
+stop_daemon TERM || true
+check "lru: the original back (pinned at 200)" knob_is 60
+check "lru: --once pinned at 200 under the multi-gen LRU writes 199" bash -c \
+	"'$BIN' --once -c '$CONF/lru200.conf' | grep -q 'swappiness=199 ' && [ \$(cat /proc/sys/vm/swappiness) = 199 ]"
+check "lru: --once pinned at 0 under the multi-gen LRU writes 2" bash -c \
+	"'$BIN' --once -c '$CONF/lru0.conf' | grep -q 'swappiness=2 ' && [ \$(cat /proc/sys/vm/swappiness) = 2 ]"
+put_lru 0x0000
+check "lru: --once pinned at 0 under the classic LRU writes 0" bash -c \
+	"'$BIN' --once -c '$CONF/lru0.conf' | grep -q 'swappiness=0 ' && [ \$(cat /proc/sys/vm/swappiness) = 0 ]"
+put_lru 0x0007
+"$BIN" --explain -c "$CONF/lru200.conf" >"$WORK/lru.explain" 2>&1 || true
+check "lru: --explain says the range it keeps under the multi-gen LRU" grep -q \
+	"^Limits: 200 to 200, kept within 2 to 199 under the multi-gen LRU" "$WORK/lru.explain"
+set_knob 60
+rm -f "$LG"
+
 umount /sys/kernel/mm /proc/sys/kernel/osrelease

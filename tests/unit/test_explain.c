@@ -248,6 +248,12 @@ test_zram_and_zswap(void **unused)
 	assert_has(t, "\nSwap: 2 devices, all on zram (compressed RAM, no disk behind), 976 MiB, 23% free.\n");
 	assert_has(t, "max = auto makes the upper limit 200: all swap is on zram");
 	assert_has(t, "Limits: 0 to 200;");
+	/* Under the multi-gen LRU the regulator keeps off 0, 1 and 200, and says why. */
+	s.mglru = true;
+	t = render(&c, &s, 60);
+	assert_has(t, "\nLimits: 0 to 200, kept within 2 to 199 under the multi-gen LRU, where 0 never swaps and 1 "
+		      "and 200 evict one kind of page first without feedback; a change smaller than 20 is not written.\n");
+	s.mglru = false;
 
 	s.swaps = (struct swaps){ .devices = 1, .zram = 1 };
 	t = render(&c, &s, 60);
