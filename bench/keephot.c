@@ -18,16 +18,21 @@
  * through process_vm_readv).
  * Pages that are not resident are left alone (reading them would allocate them).
  *
- * Prints at the end: "keephot: P passes, last N pages, slowest pass S s, mean M s".
+ * Prints at the end: "keephot: P passes, last N pages, slowest pass S s, mean M s". A pass
+ * that meets PID exiting (its memory already gone, or PID ended before the pass did) is not
+ * counted: its figure would be the files' pages alone. PID's end is seen through a pidfd, so
+ * an exited PID that its parent has not reaped yet ends the loop too.
  * Exit status 0 when PID has gone or on a signal, 1 with a message on an error.
  */
 #define _GNU_SOURCE
 #include "common.h"
 #include <fcntl.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <stdint.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -35,25 +40,46 @@
 
 static pid_t pid;
 static int pagemap_fd = -1;
+static int pidfd = -1;
+/* Set during a pass that found pid's memory gone (pid exiting): that pass is not counted. */
+static int gone;
 
-/* Reads one byte of each page in iov[0..n) of pid's memory. Unmapped meanwhile: skipped. */
-static void
+/* 1 when pid has exited (a zombie counts) within timeout_ms; 0 on timeout or a signal. */
+static int
+exited(int timeout_ms)
+{
+	struct pollfd p = {.fd = pidfd, .events = POLLIN};
+
+	return poll(&p, 1, timeout_ms) > 0;
+}
+
+/* Reads one byte of each page in iov[0..n) of pid's memory. Unmapped meanwhile: skipped.
+ * Returns how many pages were read; sets gone if pid has no memory any more. */
+static uint64_t
 touch_batch(struct iovec *remote, size_t n)
 {
 	static char sink[BATCH];
 	struct iovec local = {sink, 0};
 	size_t done = 0;
+	uint64_t read = 0;
 
 	local.iov_len = n;
 	while (done < n) {
 		ssize_t r = process_vm_readv(pid, &local, 1, remote + done, n - done, 0);
 
-		if (r <= 0)
+		if (r < 0 && errno == ESRCH) {
+			gone = 1;
+			break;
+		}
+		if (r <= 0) {
 			done++; /* that page went away: go on with the next */
-		else
+		} else {
 			done += (size_t)r;
+			read += (uint64_t)r;
+		}
 		local.iov_len = n - done;
 	}
+	return read;
 }
 
 /* Touches the resident pages of pid's mapping [lo, hi). Returns how many. */
@@ -71,8 +97,10 @@ touch_range(uint64_t lo, uint64_t hi)
 		if (want > BATCH)
 			want = BATCH;
 		r = pread(pagemap_fd, pm, want * sizeof(pm[0]), (off_t)(addr / PAGE * sizeof(pm[0])));
-		if (r <= 0)
+		if (r <= 0) { /* 0: pid's memory is gone (it is exiting) */
+			gone = 1;
 			break;
+		}
 		got = (size_t)r / sizeof(pm[0]);
 		for (i = 0; i < got; i++) {
 			if (pm[i] >> 63) { /* present */
@@ -82,8 +110,7 @@ touch_range(uint64_t lo, uint64_t hi)
 			}
 		}
 		if (n > 0)
-			touch_batch(iov, n);
-		count += n;
+			count += touch_batch(iov, n);
 		addr += got * PAGE;
 	}
 	return count;
@@ -94,16 +121,19 @@ touch_process(void)
 {
 	char path[64], line[512];
 	FILE *maps;
-	uint64_t count = 0;
+	uint64_t count = 0, lines = 0;
 
 	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
 	maps = fopen(path, "re");
-	if (!maps)
-		return 0; /* gone */
+	if (!maps) {
+		gone = 1;
+		return 0;
+	}
 	while (fgets(line, sizeof(line), maps) && !stop) {
 		unsigned long long lo, hi;
 		char perms[5];
 
+		lines++;
 		if (sscanf(line, "%llx-%llx %4s", &lo, &hi, perms) != 3 || perms[0] != 'r')
 			continue;
 		if (strstr(line, "[vsyscall]") || strstr(line, "[vvar]") || strstr(line, "[vvar_vclock]"))
@@ -111,6 +141,8 @@ touch_process(void)
 		count += touch_range(lo, hi);
 	}
 	fclose(maps);
+	if (lines == 0 && !stop)
+		gone = 1; /* an exiting process's maps read empty */
 	return count;
 }
 
@@ -171,6 +203,11 @@ main(int argc, char **argv)
 	}
 	every = (unsigned)arg_range("keephot", argv[1], "SECONDS", 1, 3600);
 	pid = (pid_t)arg_range("keephot", argv[2], "PID", 1, 1 << 22);
+	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (pidfd < 0) {
+		fprintf(stderr, "keephot: pidfd_open %d: %s\n", (int)pid, strerror(errno));
+		return 1;
+	}
 	snprintf(path, sizeof(path), "/proc/%d/pagemap", (int)pid);
 	pagemap_fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (pagemap_fd < 0) {
@@ -178,20 +215,26 @@ main(int argc, char **argv)
 		return 1;
 	}
 	catch_stop("keephot");
-	while (!stop && kill(pid, 0) == 0) {
+	while (!stop && !exited(0)) {
 		double t = now_s(), d;
+		uint64_t pages;
 		int i;
 
-		last = touch_process();
+		gone = 0;
+		pages = touch_process();
 		for (i = 3; i < argc; i++)
-			last += touch_file(argv[i]);
+			pages += touch_file(argv[i]);
+		/* A pass cut short by a signal, or that met pid exiting, says nothing of pid. */
+		if (stop || gone || exited(0))
+			break;
 		d = now_s() - t;
+		last = pages;
 		passes++;
 		total += d;
 		if (d > slowest)
 			slowest = d;
-		for (unsigned k = 0; k < every && !stop && kill(pid, 0) == 0; k++)
-			sleep(1);
+		if (exited((int)every * 1000))
+			break;
 	}
 	printf("keephot: %lu passes, last %" PRIu64 " pages, slowest pass %.3f s, mean %.3f s\n", passes, last,
 	       slowest, passes ? total / (double)passes : 0.0);
