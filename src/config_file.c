@@ -65,28 +65,30 @@ check_line(struct loader *l, const char *s)
 		return true;
 	if (*s == '[') {
 		const char *close = strchr(s, ']');
-		char name[64];
+		char name[CONFIG_QUOTE_MAX + 2], quoted[CONFIG_QUOTE_BYTES];
 		size_t n;
 
 		if (!close) {
 			report(l, l->line, "expected ']' to close the section name");
 			return false;
 		}
+		/* Longer than any section: quoted as its length alone. */
 		n = (size_t)(close - s - 1);
-		if (n >= sizeof(name)) {
-			report(l, l->line, "unknown section '%.*s'", (int)n, s + 1);
-			return false;
-		}
+		if (n > CONFIG_QUOTE_MAX + 1)
+			n = CONFIG_QUOTE_MAX + 1;
 		memcpy(name, s + 1, n);
 		name[n] = '\0';
+		if (n > CONFIG_QUOTE_MAX) {
+			report(l, l->line, "unknown section (%zu bytes, not shown)", (size_t)(close - s - 1));
+			return false;
+		}
 		if (!config_section_known(name))
-			report(l, l->line, "unknown section '[%s]'", name);
+			report(l, l->line, "unknown section %s", config_quote(name, true, quoted, sizeof(quoted)));
 		return true;
 	}
+	/* Not configuration: its text is not repeated (the file may be anyone's). */
 	if (!strchr(s, '=') && !strchr(s, ':')) {
-		size_t n = strcspn(s, "\r\n");
-
-		report(l, l->line, "expected 'key = value', got '%.*s'", (int)(n > 60 ? 60 : n), s);
+		report(l, l->line, "expected 'key = value' or '[section]'");
 		return false;
 	}
 	return true;
@@ -150,10 +152,10 @@ handler(void *user, const char *section, const char *name, const char *value)
 {
 	struct loader *l = user;
 	enum config_key key;
-	char err[256];
+	char err[256], quoted[CONFIG_QUOTE_BYTES];
 
 	if (section[0] == '\0') {
-		report(l, l->line, "key '%s' outside any section", name);
+		report(l, l->line, "key %s outside any section", config_quote(name, false, quoted, sizeof(quoted)));
 		return 1;
 	}
 	if (!config_section_known(section))

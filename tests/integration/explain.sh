@@ -80,6 +80,12 @@ long=$PUB$(printf '/%0200d' $(seq 1 19))/x.conf
 check "--explain with a -c path of ${#long} bytes" explain_as_nobody -c "$long"
 check "--explain names that path" grep -q "^Configuration: the built-in defaults, as $long does not exist" "$WORK/explain.out"
 
+# A file that is not configuration: --explain reports its lines, not their text (issue 48).
+printf 'PRIVATE secret-token-1234\n[policy]\nname = secret-token-that-is-longer-than-32-bytes\n' >"$PUB/notconf"
+check "--explain on a file that is not configuration" explain_as_nobody -c "$PUB/notconf"
+check "--explain names its lines" bash -c "grep -q '^$PUB/notconf:1: ' '$WORK/explain.err' && grep -q '^$PUB/notconf:3: ' '$WORK/explain.err'"
+check "--explain repeats none of its text" bash -c "! grep -q secret-token '$WORK/explain.err' '$WORK/explain.out'"
+
 # Writes nothing: the knob keeps its value and its inode's mtime, /run gets nothing,
 # even as root, who could write both.
 check "--explain as uid 65534 left the knob" test "$(knob)" = 60

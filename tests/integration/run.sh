@@ -240,6 +240,13 @@ expect_rc 0 "-n on a good config" "$BIN" -n -c "$CONF/fast.conf"
 check "-n prints configuration OK" grep -qx 'configuration OK' "$WORK/out"
 expect_rc 78 "-n on a bad config" "$BIN" -n -c "$CONF/bad.conf"
 check "-n reports every error with path:line" bash -c "grep -q '^$CONF/bad.conf:2: key .max.: expected auto or 0..200, got .300.' '$WORK/err' && grep -q '^$CONF/bad.conf:4: unknown key .bogus.' '$WORK/err'"
+# A file that is not configuration (a shadow-like line, a secret): its line numbers and the
+# problems, none of its text beyond a short key (issue 48).
+printf 'root:$y$j9T$c2VjcmV0LXRva2Vu$abcdefghijklmnopqrstuvwxyz0123456789:19000:0:99999:7:::\nPRIVATE secret-token-1234\n' \
+	>"$CONF/shadow"
+expect_rc 78 "-n on a file that is not configuration" "$BIN" -n -c "$CONF/shadow"
+check "-n names its lines and their problems" bash -c "grep -qx '$CONF/shadow:1: key .root. outside any section' '$WORK/err' && grep -qx '$CONF/shadow:2: expected .key = value. or .\[section\].' '$WORK/err'"
+check "-n repeats none of its text" bash -c "! grep -q 'secret-token\|j9T\|19000' '$WORK/err'"
 expect_rc 78 "--check-config on a missing -c file" "$BIN" --check-config -c "$CONF/missing.conf"
 check "missing config names the file" grep -q "$CONF/missing.conf: No such file or directory" "$WORK/err"
 expect_rc 78 "daemon refuses a bad config" "$BIN" --foreground -c "$CONF/bad.conf"
