@@ -618,6 +618,20 @@ start_daemon -c "$CONF/fleet.conf"
 check "a real start after the killed dry run" wait_for 15 log_has "started: "
 stop_daemon TERM || true
 
+# Started under umask 077 (`make run` from a strict shell): the state directory it makes is
+# 0755 and the state and metrics files 0644 all the same, and `status` works for a user
+# (issue 48: the directory was 0700).
+rm -rf "$STATE"
+umask 077
+start_daemon -c "$CONF/fleet.conf"
+umask 022
+check "under umask 077: the daemon runs" wait_for 15 test -e "$STATE/state"
+check "under umask 077: the state directory is 0755" test "$(stat -c %a "$STATE")" = 755
+check "under umask 077: the state file is 0644" test "$(stat -c %a "$STATE/state")" = 644
+check "under umask 077: the metrics textfile is 0644" wait_for 15 bash -c "test \$(stat -c %a '$PROM') = 644"
+check "under umask 077: status works for uid 65534" setpriv --reuid=65534 --regid=65534 --clear-groups "$BIN" status
+stop_daemon TERM || true
+
 # --- journald -----------------------------------------------------------------
 # Structured records over the native protocol; a journald that stops reading.
 
