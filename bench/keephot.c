@@ -19,9 +19,12 @@
  * Pages that are not resident are left alone (reading them would allocate them).
  *
  * Prints at the end: "keephot: P passes, last N pages, slowest pass S s, mean M s". A pass
- * that meets PID exiting (its memory already gone, or PID ended before the pass did) is not
- * counted: its figure would be the files' pages alone. PID's end is seen through a pidfd, so
- * an exited PID that its parent has not reaped yet ends the loop too.
+ * that did not see PID's memory is not counted: its figure would be the files' pages alone.
+ * That is a pass that meets PID exiting (its memory already gone, or PID ended before the
+ * pass did), or one that PID's execve raced. /proc/PID/pagemap is opened at each pass: an
+ * open file keeps reading the memory PID had when it was opened, which an execve (a shell's
+ * child becoming `sleep`) leaves empty. PID's end is seen through a pidfd, so an exited PID
+ * that its parent has not reaped yet ends the loop too.
  * Exit status 0 when PID has gone or on a signal, 1 with a message on an error.
  */
 #define _GNU_SOURCE
@@ -39,9 +42,10 @@
 #define BATCH 1024
 
 static pid_t pid;
-static int pagemap_fd = -1;
+static int pagemap_fd = -1; /* during a pass */
 static int pidfd = -1;
-/* Set during a pass that found pid's memory gone (pid exiting): that pass is not counted. */
+/* Set during a pass that found pid's memory gone (pid exiting, or an execve that raced the
+ * pass): that pass is not counted. */
 static int gone;
 
 /* 1 when pid has exited (a zombie counts) within timeout_ms; 0 on timeout or a signal. */
@@ -97,7 +101,7 @@ touch_range(uint64_t lo, uint64_t hi)
 		if (want > BATCH)
 			want = BATCH;
 		r = pread(pagemap_fd, pm, want * sizeof(pm[0]), (off_t)(addr / PAGE * sizeof(pm[0])));
-		if (r <= 0) { /* 0: pid's memory is gone (it is exiting) */
+		if (r <= 0) { /* 0: the memory the file was opened on is gone */
 			gone = 1;
 			break;
 		}
@@ -116,16 +120,35 @@ touch_range(uint64_t lo, uint64_t hi)
 	return count;
 }
 
+/* Opens pid's /proc file name. Returns the fd, or -1 with errno set. */
+static int
+open_proc(const char *name)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, name);
+	return open(path, O_RDONLY | O_CLOEXEC);
+}
+
+/* Touches pid's resident pages, through a pagemap opened now (before its maps: an execve in
+ * between leaves the pagemap empty, and the pass is not counted). Returns how many. */
 static uint64_t
 touch_process(void)
 {
-	char path[64], line[512];
-	FILE *maps;
+	char line[512];
+	FILE *maps = NULL;
 	uint64_t count = 0, lines = 0;
+	int fd;
 
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
-	maps = fopen(path, "re");
+	pagemap_fd = open_proc("pagemap");
+	fd = pagemap_fd < 0 ? -1 : open_proc("maps");
+	if (fd >= 0)
+		maps = fdopen(fd, "r");
 	if (!maps) {
+		if (fd >= 0)
+			close(fd);
+		if (pagemap_fd >= 0)
+			close(pagemap_fd);
 		gone = 1;
 		return 0;
 	}
@@ -141,6 +164,7 @@ touch_process(void)
 		count += touch_range(lo, hi);
 	}
 	fclose(maps);
+	close(pagemap_fd);
 	if (lines == 0 && !stop)
 		gone = 1; /* an exiting process's maps read empty */
 	return count;
@@ -195,7 +219,6 @@ main(int argc, char **argv)
 	double slowest = 0, total = 0;
 	unsigned long passes = 0;
 	uint64_t last = 0;
-	char path[64];
 
 	if (argc < 3) {
 		fprintf(stderr, "usage: keephot SECONDS PID [FILE...]\n");
@@ -208,12 +231,12 @@ main(int argc, char **argv)
 		fprintf(stderr, "keephot: pidfd_open %d: %s\n", (int)pid, strerror(errno));
 		return 1;
 	}
-	snprintf(path, sizeof(path), "/proc/%d/pagemap", (int)pid);
-	pagemap_fd = open(path, O_RDONLY | O_CLOEXEC);
+	pagemap_fd = open_proc("pagemap"); /* that it can be read: a pass opens its own */
 	if (pagemap_fd < 0) {
-		fprintf(stderr, "keephot: %s: %s\n", path, strerror(errno));
+		fprintf(stderr, "keephot: /proc/%d/pagemap: %s\n", (int)pid, strerror(errno));
 		return 1;
 	}
+	close(pagemap_fd);
 	catch_stop("keephot");
 	while (!stop && !exited(0)) {
 		double t = now_s(), d;
@@ -224,15 +247,18 @@ main(int argc, char **argv)
 		pages = touch_process();
 		for (i = 3; i < argc; i++)
 			pages += touch_file(argv[i]);
-		/* A pass cut short by a signal, or that met pid exiting, says nothing of pid. */
-		if (stop || gone || exited(0))
+		/* A pass cut short by a signal, that met pid exiting, or that did not see its
+		 * memory (an execve raced it), says nothing of pid: not counted. */
+		if (stop || exited(0))
 			break;
-		d = now_s() - t;
-		last = pages;
-		passes++;
-		total += d;
-		if (d > slowest)
-			slowest = d;
+		if (!gone) {
+			d = now_s() - t;
+			last = pages;
+			passes++;
+			total += d;
+			if (d > slowest)
+				slowest = d;
+		}
 		if (exited((int)every * 1000))
 			break;
 	}
