@@ -721,6 +721,39 @@ drop_reported() {
 check "after the stall, the drop is reported" wait_for 60 drop_reported
 stop_daemon TERM || true
 
+# journald goes away mid-run (killed, then its socket removed too): the records it does not
+# take go to stderr instead, the restore at exit among them, and status and the metrics count
+# them (issue 48: counted nowhere a user sees, and the restore record was lost).
+kill "$JPID"
+wait "$JPID" 2>/dev/null || true
+rm -f /run/systemd/journal/socket
+: >"$J"
+/usr/bin/python3 "$TOP/tests/fake_journald.py" /run/systemd/journal/socket "$J" &
+JPID=$!
+PIDS+=("$JPID")
+wait_for 15 test -S /run/systemd/journal/socket
+mkdir -p "$WORK/prom"
+printf '[policy]\nname = ck\n[daemon]\ninterval_ms = 100\n[limits]\nstep = 1\n[metrics]\ntextfile = %s/prom/gone.prom\n' "$WORK" >"$CONF/gone.conf"
+set_knob 60
+fake_meminfo 1000000 300000 50000 250000 0 100000 1000000 230000
+: >"$WORK/daemon.err"
+JOURNAL_STREAM=$(stat -c '%d:%i' "$WORK/daemon.err") "$BIN" -c "$CONF/gone.conf" 2>>"$WORK/daemon.err" &
+DPID=$!
+PIDS+=("$DPID")
+check "journald gone: the first write reaches journald" wait_for 15 grep -q '"SWAPPINESS": "23"' "$J"
+kill "$JPID"
+wait "$JPID" 2>/dev/null || true
+fake_meminfo 1000000 300000 50000 250000 0 100000 1000000 500000
+check "journald gone (no reader): the decision goes to stderr" wait_for 15 grep -q '^autoswappiness: notice: swappiness 23 -> 40 ' "$WORK/daemon.err"
+rm -f /run/systemd/journal/socket
+fake_meminfo 1000000 300000 50000 250000 0 100000 1000000 230000
+check "journald gone (no socket): the next one too" wait_for 15 grep -q '^autoswappiness: notice: swappiness 40 -> 23 ' "$WORK/daemon.err"
+check "status counts the records journald did not take" wait_for 15 bash -c "'$BIN' status | grep -q 'log records journald did not take [1-9]'"
+check "and so do the metrics" wait_for 15 bash -c "grep -q '^autoswappiness_journal_dropped_total [1-9]' '$WORK/prom/gone.prom'"
+stop_daemon TERM || true
+check "journald gone: the restore record goes to stderr" grep -q '^autoswappiness: notice: restored swappiness 60' "$WORK/daemon.err"
+check "journald gone: the knob is restored" knob_is 60
+
 # --- more reloads: every error, crash records, yields -------------------------
 # A failed reload as one record; a crash record and a yield across dry-run reloads.
 
