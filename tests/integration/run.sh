@@ -726,12 +726,17 @@ stop_daemon TERM || true
 # them (issue 48: counted nowhere a user sees, and the restore record was lost).
 kill "$JPID"
 wait "$JPID" 2>/dev/null || true
-rm -f /run/systemd/journal/socket
-: >"$J"
-/usr/bin/python3 "$TOP/tests/fake_journald.py" /run/systemd/journal/socket "$J" &
-JPID=$!
-PIDS+=("$JPID")
-wait_for 15 test -S /run/systemd/journal/socket
+# A journald of its own (its records in $JG), started afresh for the sections below.
+journald_afresh() { # journald_afresh FILE: a fake journald writing FILE, its socket ready
+	rm -f /run/systemd/journal/socket
+	/usr/bin/python3 "$TOP/tests/fake_journald.py" /run/systemd/journal/socket "$1" &
+	JPID=$!
+	PIDS+=("$JPID")
+	wait_for 15 test -S /run/systemd/journal/socket
+}
+JG=$WORK/journal-gone.jsonl
+: >"$JG"
+journald_afresh "$JG"
 mkdir -p "$WORK/prom"
 printf '[policy]\nname = ck\n[daemon]\ninterval_ms = 100\n[limits]\nstep = 1\n[metrics]\ntextfile = %s/prom/gone.prom\n' "$WORK" >"$CONF/gone.conf"
 set_knob 60
@@ -740,7 +745,7 @@ fake_meminfo 1000000 300000 50000 250000 0 100000 1000000 230000
 JOURNAL_STREAM=$(stat -c '%d:%i' "$WORK/daemon.err") "$BIN" -c "$CONF/gone.conf" 2>>"$WORK/daemon.err" &
 DPID=$!
 PIDS+=("$DPID")
-check "journald gone: the first write reaches journald" wait_for 15 grep -q '"SWAPPINESS": "23"' "$J"
+check "journald gone: the first write reaches journald" wait_for 15 grep -q '"SWAPPINESS": "23"' "$JG"
 kill "$JPID"
 wait "$JPID" 2>/dev/null || true
 fake_meminfo 1000000 300000 50000 250000 0 100000 1000000 500000
@@ -753,6 +758,7 @@ check "and so do the metrics" wait_for 15 bash -c "grep -q '^autoswappiness_jour
 stop_daemon TERM || true
 check "journald gone: the restore record goes to stderr" grep -q '^autoswappiness: notice: restored swappiness 60' "$WORK/daemon.err"
 check "journald gone: the knob is restored" knob_is 60
+journald_afresh "$J"
 
 # --- more reloads: every error, crash records, yields -------------------------
 # A failed reload as one record; a crash record and a yield across dry-run reloads.
