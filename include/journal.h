@@ -40,6 +40,10 @@ struct journal_decision {
  * the fields. */
 void journal_init(enum journal_target target, bool verbose);
 
+/* Records journald's socket did not take since the start: lost while it was
+ * stalled, written to stderr instead while it was gone. */
+unsigned long long journal_not_taken(void);
+
 /* Changes verbosity after a reload. */
 void journal_set_verbose(bool verbose);
 

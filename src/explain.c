@@ -332,12 +332,17 @@ put_limits(struct textbuf *t, const struct explain_input *in)
 static void
 put_config(struct textbuf *t, const struct explain_input *in)
 {
+	const char *blame = in->config_failed ? in->config_failed : in->config_path;
 	char desc[160];
 
 	config_describe(in->cfg, desc, sizeof(desc));
 	switch (in->config_source) {
 	case EXPLAIN_CONFIG_FILE:
 		textbuf_put(t, "Configuration: %s (%s).\n", in->config_path, desc);
+		break;
+	case EXPLAIN_CONFIG_DROPINS:
+		textbuf_put(t, "Configuration: the drop-ins in %s.d, on the built-in defaults, as %s does not exist (%s).\n",
+		    in->config_path, in->config_path, desc);
 		break;
 	case EXPLAIN_CONFIG_ABSENT:
 		textbuf_put(t, "Configuration: the built-in defaults, as %s does not exist (%s).\n", in->config_path, desc);
@@ -346,13 +351,13 @@ put_config(struct textbuf *t, const struct explain_input *in)
 		textbuf_put(t,
 		    "Configuration: the built-in defaults, as this user may not read %s; the daemon, as root, "
 		    "would use it (%s).\n",
-		    in->config_path, desc);
+		    blame, desc);
 		break;
 	case EXPLAIN_CONFIG_REFUSED:
 		textbuf_put(t,
 		    "Configuration: the built-in defaults, as %s is refused (%s; the errors are above): the daemon "
 		    "would not start with it (%s).\n",
-		    in->config_path, strerror(in->config_errno), desc);
+		    blame, strerror(in->config_errno), desc);
 		break;
 	}
 	if (in->cfg->dry_run)

@@ -23,15 +23,18 @@
 #define EXPLAIN_INTERVAL_MS 1000
 
 /* Loads the configuration the daemon would use, or the defaults when this user
- * cannot read it or it is refused; says which in *in. */
+ * cannot read it or it is refused; says which in *in (the file to blame is
+ * kept in info, which must outlive *in). */
 static void
-load_config(const struct daemon_options *opt, struct config *cfg, struct explain_input *in)
+load_config(const struct daemon_options *opt, struct config *cfg, struct explain_input *in,
+	    struct config_file_info *info)
 {
-	int r = config_file_load(opt->config_path, true, cfg, config_errors_print, NULL);
+	int r = config_file_load_info(opt->config_path, true, cfg, config_errors_print, NULL, info);
 
 	in->config_path = opt->config_path;
+	in->config_failed = info->failed_path[0] ? info->failed_path : NULL;
 	if (r == 0) {
-		in->config_source = EXPLAIN_CONFIG_FILE;
+		in->config_source = info->main_absent ? EXPLAIN_CONFIG_DROPINS : EXPLAIN_CONFIG_FILE;
 		return;
 	}
 	/* Absent: config_file_load has filled in the defaults. */
@@ -100,10 +103,11 @@ daemon_explain(const struct daemon_options *opt, FILE *out)
 	struct regulator reg = { 0 };
 	struct policy_state fresh = { 0 }; /* the daemon's first poll, which has no history either */
 	struct lru_info lru;
-	char text[4096];
+	static struct config_file_info info; /* PATH_MAX: off the stack */
+	static char text[EXPLAIN_TEXT_BYTES];
 	int r, knob_value, len;
 
-	load_config(opt, &cfg, &in);
+	load_config(opt, &cfg, &in, &info);
 	r = read_inputs(&knob_value, &prev, &cur);
 	if (r < 0)
 		return r;

@@ -126,14 +126,35 @@ knob_record_load(const char *dir, enum knob_record rec, int *ret_value)
 	return 0;
 }
 
+/* Creates the state directory 0755 whatever the umask: users run `status`,
+ * which reads the state file there, and under a umask of 077 (`make run` from
+ * a strict shell) mkdir alone made it 0700. One that exists is left as it is.
+ * Returns 0 or a negative errno. */
+static int
+make_state_dir(const char *dir)
+{
+	int fd, r = 0;
+
+	if (mkdir(dir, 0755) < 0)
+		return errno == EEXIST ? 0 : -errno;
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fchmod(fd, 0755) < 0)
+		r = -errno;
+	close(fd);
+	return r;
+}
+
 int
 knob_record_save(const char *dir, enum knob_record rec, int value)
 {
 	char path[PATH_MAX], buf[16];
-	int len;
+	int len, r;
 
-	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
-		return -errno;
+	r = make_state_dir(dir);
+	if (r < 0)
+		return r;
 	record_path(path, sizeof(path), dir, knob_record_name(rec));
 	len = snprintf(buf, sizeof(buf), "%d\n", value);
 	return fileio_write_atomic(path, buf, (size_t)len, 0600);
@@ -158,8 +179,9 @@ knob_lock(const char *dir, int *ret_holder)
 	int fd, len, r;
 
 	*ret_holder = 0;
-	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
-		return -errno;
+	r = make_state_dir(dir);
+	if (r < 0)
+		return r;
 	record_path(path, sizeof(path), dir, "lock");
 	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
 	if (fd < 0)

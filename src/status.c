@@ -80,8 +80,8 @@ status_render_state(const struct status_snapshot *s, char *buf, size_t len)
 	    s->has_swap);
 	textbuf_put(&o,
 	    "writes=%" PRIu64 "\nyields=%" PRIu64 "\nreloads=%" PRIu64 "\nreload_failures=%" PRIu64
-	    "\nerrors=%" PRIu64 "\nlast_decision=%" PRId64 "\n",
-	    s->writes, s->yields, s->reloads, s->reload_failures, s->errors, s->last_decision_s);
+	    "\nerrors=%" PRIu64 "\nlast_decision=%" PRId64 "\njournal_dropped=%" PRIu64 "\n",
+	    s->writes, s->yields, s->reloads, s->reload_failures, s->errors, s->last_decision_s, s->journal_dropped);
 	for (unsigned i = 0; i < s->n_history; i++)
 		textbuf_put(&o, "decision=%" PRId64 " %d %d %s\n", s->history[i].time_s, s->history[i].from, s->history[i].to,
 		    s->history[i].reason);
@@ -219,6 +219,7 @@ parse_key(struct status_snapshot *s, const char *key, const char *v, unsigned *s
 	INT_KEY("reload_failures", reload_failures, 0, INT64_MAX)
 	INT_KEY("errors", errors, 0, INT64_MAX)
 	INT_KEY("last_decision", last_decision_s, 0, INT64_MAX)
+	INT_KEY("journal_dropped", journal_dropped, 0, INT64_MAX)
 #undef INT_KEY
 	return r < 0 ? -EINVAL : 0;
 }
@@ -306,8 +307,10 @@ status_render_human(const struct status_snapshot *s, int64_t now_s, char *buf, s
 	    s->refault_file_pps, s->refault_anon_pps, s->swapin_pps);
 	textbuf_put(&o,
 	    "  counts:      writes %" PRIu64 ", yields %" PRIu64 ", reloads %" PRIu64 " (%" PRIu64
-	    " failed), errors %" PRIu64 "\n",
-	    s->writes, s->yields, s->reloads, s->reload_failures, s->errors);
+	    " failed), errors %" PRIu64 "%s",
+	    s->writes, s->yields, s->reloads, s->reload_failures, s->errors, s->journal_dropped ? "" : "\n");
+	if (s->journal_dropped)
+		textbuf_put(&o, ", log records journald did not take %" PRIu64 "\n", s->journal_dropped);
 	if (s->n_history == 0)
 		textbuf_put(&o, "  decisions:   none yet\n");
 	else
@@ -360,8 +363,8 @@ status_render_json(const struct status_snapshot *s, char *buf, size_t len)
 	    s->yielded ? "true" : "false", s->restores ? "true" : "false", s->has_swap ? "true" : "false");
 	textbuf_put(&o,
 	    ",\"writes\":%" PRIu64 ",\"yields\":%" PRIu64 ",\"reloads\":%" PRIu64 ",\"reload_failures\":%" PRIu64
-	    ",\"errors\":%" PRIu64 ",\"last_decision\":%" PRId64 ",\"decisions\":[",
-	    s->writes, s->yields, s->reloads, s->reload_failures, s->errors, s->last_decision_s);
+	    ",\"errors\":%" PRIu64 ",\"journal_dropped\":%" PRIu64 ",\"last_decision\":%" PRId64 ",\"decisions\":[",
+	    s->writes, s->yields, s->reloads, s->reload_failures, s->errors, s->journal_dropped, s->last_decision_s);
 	for (unsigned i = 0; i < s->n_history; i++) {
 		textbuf_put(&o, "%s{\"time\":%" PRId64 ",\"from\":%d,\"to\":%d,\"reason\":", i ? "," : "", s->history[i].time_s,
 		    s->history[i].from, s->history[i].to);
@@ -460,6 +463,9 @@ metrics_daemon(struct textbuf *o, const struct status_snapshot *s)
 	counter(o, "reloads_total", "Configuration reloads that took effect.", s->reloads);
 	counter(o, "reload_failures_total", "Reloads refused because of a bad configuration.", s->reload_failures);
 	counter(o, "errors_total", "Errors logged (read or write failures).", s->errors);
+	counter(o, "journal_dropped_total",
+		"Log records journald did not take (lost while it was stalled, written to stderr while it was gone).",
+		s->journal_dropped);
 	gauge(o, "last_decision_timestamp_seconds",
 	      "Unix time of the last decision to change the value (a write, or in a dry run the write it would make).",
 	      s->last_decision_s);

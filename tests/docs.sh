@@ -26,7 +26,7 @@
 #     POLICY_ADAPTIVE_ constant of include/policy.h with its value, and no other;
 #     THE RULES every POLICY_SPARE_ constant (the tendency policy sparing the
 #     cache), the same way;
-#   - METRICS of autoswappiness(8) lists exactly the metrics, with their types,
+#   - METRICS of autoswappiness(8) lists exactly the metrics (after the prefix autoswappiness_), with their types,
 #     that src/status.c writes, and its alert rules (the `.Bd -literal` block
 #     that starts with `groups:`) pass `promtool check rules` (promtool from
 #     scripts/deps.sh in build/tools, else $PROMTOOL or PATH) and name only
@@ -536,7 +536,7 @@ check_constants POLICY_SPARE_ "THE RULES"
 		sed -E 's/^(gauge|counter|ratio)\(&?o, "([a-z_]+)"/autoswappiness_\2 \1/; s/ ratio$/ gauge/'
 } | sort >"$tmp/metrics-code"
 awk '/^\.Sh / { on = ($0 == ".Sh METRICS") }
-	on && $1 == ".It" && $2 == "Va" && $3 ~ /^autoswappiness_/ && $4 == "Pq" { print $3 " " $5 }' "$MAN8" |
+	on && $1 == ".It" && $2 == "Va" && $3 ~ /^[a-z_]+$/ && $4 == "Pq" { print "autoswappiness_" $3 " " $5 }' "$MAN8" |
 	sort >"$tmp/metrics-page"
 same_lists "$tmp/metrics-code" "$tmp/metrics-page" "metrics of ${STATUS_C#"$root"/}" \
 	"METRICS of ${MAN8#"$root"/} lists the %n metrics of ${STATUS_C#"$root"/} with their types" \

@@ -15,7 +15,7 @@
 /* Two looks a second apart. */
 #define LOOKS_US 1000000u
 
-static char text[4096];
+static char text[EXPLAIN_TEXT_BYTES];
 /* The kernel and LRU render_from says (NULL: none, as in most tests). */
 static const struct lru_info *lru_given;
 
@@ -549,12 +549,70 @@ test_config_sources(void **unused)
 	t = render_from(&c, EXPLAIN_CONFIG_REFUSED, &prev, &s, 60, 200);
 	assert_has(t, "\nConfiguration: the built-in defaults, as /etc/autoswappiness.conf is refused (Operation not "
 		      "permitted; the errors are above): the daemon would not start with it (");
+	/* Only drop-ins: the main file is not named as if it were read (issue 48). */
+	t = render_from(&c, EXPLAIN_CONFIG_DROPINS, &prev, &s, 60, 200);
+	assert_has(t, "\nConfiguration: the drop-ins in /etc/autoswappiness.conf.d, on the built-in defaults, as "
+		      "/etc/autoswappiness.conf does not exist (policy tendency,");
 	assert_lacks(t, "dry_run");
 	c.dry_run = true;
 	c.smoothing_pct = 50;
 	t = render_from(&c, EXPLAIN_CONFIG_FILE, &prev, &s, 60, 200);
 	assert_has(t, "\ndry_run = yes: the daemon would only log its decisions.\n");
 	assert_has(t, "; smoothing 50% (it needs history, which one decision does not have).\n");
+}
+
+/* The file to blame, when it is a drop-in (issue 48: the main file was named). */
+static void
+test_config_blames_the_dropin(void **unused)
+{
+	struct config c = conf(POLICY_TENDENCY);
+	struct sample s = fixture(5 * LOOKS_US);
+	struct decision dn;
+	struct regulator reg = { 0 };
+	struct explain_input in = {
+		.cfg = &c, .config_path = "/etc/a.conf", .config_failed = "/etc/a.conf.d/10-secret.conf",
+		.config_source = EXPLAIN_CONFIG_UNREADABLE, .cur = &s, .dn = &dn, .current = 60,
+	};
+
+	(void)unused;
+	assert_int_equal(decide(&c, 100, 200, NULL, &reg, NULL, &s, 60, &dn), 0);
+	assert_true(explain_render(&in, text, sizeof(text)) > 0);
+	assert_has(text, "\nConfiguration: the built-in defaults, as this user may not read "
+			 "/etc/a.conf.d/10-secret.conf; the daemon, as root, would use it (");
+	in.config_source = EXPLAIN_CONFIG_REFUSED;
+	in.config_errno = EPERM;
+	assert_true(explain_render(&in, text, sizeof(text)) > 0);
+	assert_has(text, "\nConfiguration: the built-in defaults, as /etc/a.conf.d/10-secret.conf is refused (");
+}
+
+/* Paths up to PATH_MAX fit EXPLAIN_TEXT_BYTES in every case (issue 48: a long -c
+ * path failed with "does not fit its buffer"), the longest sentences with them. */
+static void
+test_long_paths(void **unused)
+{
+	static char path[PATH_MAX], failed[PATH_MAX + 2];
+	struct config c = conf(POLICY_WORKINGSET);
+	struct sample s = fixture(5 * LOOKS_US), prev = fixture(4 * LOOKS_US);
+	struct decision dn;
+	struct regulator reg = { 0 };
+	struct policy_state fresh = { 0 };
+	struct explain_input in = {
+		.cfg = &c, .config_path = path, .config_failed = failed, .cur = &s, .dn = &dn, .current = 60,
+		.interval_us = LOOKS_US,
+	};
+
+	(void)unused;
+	memset(path, 'a', sizeof(path) - 1);
+	memset(failed, 'b', sizeof(failed) - 1);
+	c.dry_run = true;
+	c.smoothing_pct = 50;
+	s.pgscan_pages = prev.pgscan_pages + 1000;
+	assert_int_equal(decide(&c, decide_max(&c, &s), 200, &fresh, &reg, &prev, &s, 60, &dn), 0);
+	for (int src = EXPLAIN_CONFIG_FILE; src <= EXPLAIN_CONFIG_REFUSED; src++) {
+		in.config_source = (enum explain_config_source)src;
+		in.config_errno = EPERM;
+		assert_true(explain_render(&in, text, sizeof(text)) > 0);
+	}
 }
 
 static void
@@ -591,6 +649,8 @@ main(void)
 		cmocka_unit_test(test_workingset),
 		cmocka_unit_test(test_lru),
 		cmocka_unit_test(test_config_sources),
+		cmocka_unit_test(test_config_blames_the_dropin),
+		cmocka_unit_test(test_long_paths),
 		cmocka_unit_test(test_small_buffer),
 	};
 

@@ -45,6 +45,7 @@ sample_snapshot(void)
 	s.reloads = 2;
 	s.reload_failures = 1;
 	s.errors = 3;
+	s.journal_dropped = 4;
 	status_add_decision(&s, 1700000100, 60, 40, "up 10: file refaults 840/s, swap-ins 12/s");
 	status_add_decision(&s, 1700000160, 40, 23, "down 10: swap-ins 900/s, file refaults 0/s");
 	return s;
@@ -73,6 +74,7 @@ test_round_trip(void **state)
 	assert_int_equal(p.refault_file_pps, 840);
 	assert_int_equal(p.writes, 7);
 	assert_int_equal(p.reload_failures, 1);
+	assert_int_equal(p.journal_dropped, 4);
 	assert_int_equal(p.last_decision_s, 1700000160);
 	assert_int_equal(p.n_history, 2);
 	assert_int_equal(p.history[0].from, 60);
@@ -179,7 +181,8 @@ test_human(void **state)
 	assert_non_null(strstr(buf, "  swappiness:  23 (target 25, limits 0..133)\n"));
 	assert_non_null(strstr(buf, "  on exit:     restores 60\n"));
 	assert_non_null(strstr(buf, "  lru:         mglru (Linux 6.12.57+deb13-amd64)\n"));
-	assert_non_null(strstr(buf, "  counts:      writes 7, yields 1, reloads 2 (1 failed), errors 3\n"));
+	assert_non_null(strstr(buf, "  counts:      writes 7, yields 1, reloads 2 (1 failed), errors 3, log records journald "
+				    "did not take 4\n"));
 	assert_non_null(strstr(buf, "    60 s ago: 40 -> 23, down 10: swap-ins 900/s, file refaults 0/s\n"));
 	assert_non_null(strstr(buf, "    2 min ago: 60 -> 40, up 10"));
 	s.yielded = true;
@@ -220,6 +223,7 @@ test_metrics(void **state)
 {
 	static const char *const names[] = {
 		"swappiness", "writes_total", "yields_total", "reloads_total", "reload_failures_total", "errors_total",
+		"journal_dropped_total",
 		"last_decision_timestamp_seconds", "app_memory_ratio", "swap_free_ratio", "original_swappiness",
 		"last_poll_timestamp_seconds", "poll_interval_seconds", "build_info", "lru_info",
 	};
