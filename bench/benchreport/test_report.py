@@ -198,17 +198,22 @@ class Stats(unittest.TestCase):
 class TargetsCsv(unittest.TestCase):
     def test_round_trip_and_exact_header(self):
         rows = [row("disk", "phased", "daemon default", 1.23456, 1.1, 1.3), row("zram", "dirtier", "static 60", 1.0),
-                row("disk", "geomean", "daemon ck", math.inf, 2.0, math.inf)]
+                row("disk", "geomean", "daemon ck", math.inf, 2.0, math.inf),
+                row("mglru-zram", "dirtier", "static 199", 0.9)]
         with tempfile.TemporaryDirectory() as d:
             p = os.path.join(d, "targets.csv")
             targets.write(p, rows)
             with open(p) as f:
-                self.assertEqual(f.readline().strip(), "swap,workload,setting,ratio,low,high")
-                self.assertEqual(f.readline().strip(), "disk,phased,daemon default,1.2346,1.1000,1.3000")
-                self.assertEqual(f.readline().strip(), "zram,dirtier,static 60,1.0000,,")
+                self.assertEqual(f.readline().strip(), "lru,swap,workload,setting,ratio,low,high")
+                self.assertEqual(f.readline().strip(), "classic,disk,phased,daemon default,1.2346,1.1000,1.3000")
+                self.assertEqual(f.readline().strip(), "classic,zram,dirtier,static 60,1.0000,,")
+                f.readline()
+                # The multi-gen LRU's rows: the LRU in its column, the swap mode in its own.
+                self.assertEqual(f.readline().strip(), "mglru,zram,dirtier,static 199,0.9000,,")
             back = targets.read(p)
-            self.assertEqual(back[1], row("zram", "dirtier", "static 60", 1.0))
+            self.assertEqual(back[1], dict(row("zram", "dirtier", "static 60", 1.0), lru="classic"))
             self.assertTrue(math.isinf(back[2]["ratio"]))
+            self.assertEqual(back[3], dict(row("mglru-zram", "dirtier", "static 199", 0.9), lru="mglru"))
             with open(p, "w") as f:
                 f.write("swap,workload,setting,ratio\n")
             with self.assertRaises(ValueError):
