@@ -104,6 +104,7 @@ export BENCH_TREE_MB BENCH_COLD_MB
 	echo "guest_kernel=$(uname -r)"
 	echo "guest_kernel_version=$(uname -v)"
 	echo "guest_os=$(. /etc/os-release && echo "$PRETTY_NAME")"
+	echo "guest_suite=$(. /etc/os-release && echo "${VERSION_CODENAME:-unknown}")"
 	echo "guest_cpus=$(nproc)"
 	echo "guest_cpu_model=$(sed -n 's/^model name\t*: //p' /proc/cpuinfo | head -n 1)"
 	echo "guest_memtotal_kib=$mem_kib"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `make bench`: the benchmarks of issues 4 and 12. Boots the Debian 12 guest of tests/vm (one
+# `make bench`: the benchmarks of issues 4 and 12. Boots the guest of tests/vm (BENCH_GUEST; one
 # boot per workload and swap mode, one for the daemon's own cost), runs each workload under
 # static vm.swappiness values and under the daemon with each configuration, interleaved and
 # repeated, with swap on a disk and on zram, then writes bench/RESULTS.md, bench/results/ and
@@ -21,6 +21,10 @@
 # in about 160 minutes on 2 host cores under TCG (the run of 2026-12-04: bench/RESULTS.md,
 # "Time"); BENCH_QUICK=1 is a short try-out (1 repetition, the shipped default only, no
 # warm-up, short cost test).
+#   BENCH_GUEST=trixie  the guest (tests/vm/recipe.sh): trixie (Debian 13, kernel 6.12, the
+#                     multi-gen LRU on) or bookworm (Debian 12, kernel 6.1, the classic LRU).
+#                     BENCH_RESUME=1 keeps the run's own (host-info's guest_suite; bookworm for
+#                     a run recorded before this choice existed) and refuses another
 #   BENCH_WORKLOADS   phased responsiveness compile compile-stream dirtier (in this order)
 #   BENCH_SWAP        "disk zram": the swap modes, each workload in each (disk: the virtio disk
 #                     /dev/vdb; zram: /dev/zram0 of BENCH_ZRAM_MB, the kernel's compressor)
@@ -132,6 +136,16 @@ raw=${BENCH_RAW:-$report_dir/results}
 
 resume=${BENCH_RESUME:-0}
 redo=${BENCH_REDO:-} # below, where the recorded runs are dropped
+guest=${BENCH_GUEST:-}
+if [[ $resume == 1 && -f $raw/host-info.txt ]]; then
+	recorded=$(sed -n 's/^guest_suite=//p' "$raw/host-info.txt")
+	recorded=${recorded:-bookworm} # recorded before BENCH_GUEST existed: Debian 12 was the only guest
+	[[ -z $guest || $guest == "$recorded" ]] ||
+		die "BENCH_RESUME=1: $raw was measured on the $recorded guest, not BENCH_GUEST=$guest"
+	guest=$recorded
+fi
+guest=${guest:-trixie}
+[[ $guest == trixie || $guest == bookworm ]] || die "BENCH_GUEST must be trixie or bookworm, got '$guest'"
 workloads=${BENCH_WORKLOADS:-phased responsiveness compile compile-stream dirtier}
 swap_modes=${BENCH_SWAP:-disk zram}
 # The switch measures what a controller could reach on phased at best (RESULTS.md, target (c)).
@@ -323,9 +337,9 @@ done | awk '!seen[$0]++' | tr '\n' ' ')
 say "settings: $settings; swap: $swap_modes; repetitions $reps, warm-up $warmup; workloads: $workloads"
 
 # --- image, data disk ------------------------------------------------------------------------
-tests/vm/recipe.sh "$BUILD_DIR/vm"
+tests/vm/recipe.sh "$BUILD_DIR/vm/$guest" "$guest"
 bench/mkdata.sh "$out/data.img" "$tree_mb" "$hot_mb" "$cold_mb"
-imagedir=$BUILD_DIR/vm
+imagedir=$BUILD_DIR/vm/$guest
 data_img=$out/data.img
 boot_tmp=${TMPDIR:-/tmp}
 if [[ $disks == ram ]]; then
@@ -475,6 +489,7 @@ measure_fingerprint() {
 	{ env_common | grep -Ev '^(COST_|WASHOUT=)' | sed "s/^RUN_TIMEOUT=.*/RUN_TIMEOUT=$run_timeout0/"
 	  echo "$mem_mb $swap_mb $zram_mb $cpus $disk_mbps $sample_ms $run_timeout0 $tree_mb $hot_mb $cold_mb"
 	  [[ $disks == host ]] || echo "disks=$disks"
+	  [[ $guest == bookworm ]] || echo "guest=$guest" # runs recorded on bookworm keep their fingerprint
 	  [[ $keep_hot == 0 ]] || echo "keep_hot=$keep_hot"
 	  [[ $washout == 0 ]] || echo "washout=$washout"
 	  echo "order=balanced"; } |
@@ -497,6 +512,7 @@ host_info_lines() {
 		echo "reps=$reps"
 		echo "warmup=$warmup"
 		echo "quick=$quick"
+		echo "guest_suite=$guest"
 		echo "vm_mem_mb=$mem_mb"
 		echo "vm_swap_mb=$swap_mb"
 		echo "zram_mb=$zram_mb"
