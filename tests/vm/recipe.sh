@@ -242,6 +242,10 @@ StandardError=journal+console
 TimeoutStartSec=infinity
 # The harness must survive the tests' OOM kills; vm-test-run resets its child to 0.
 OOMScoreAdjust=-1000
+# An OOM kill of a test's process ends that process, not the harness: systemd's default
+# (OOMPolicy=stop) stops the whole unit at the first kill in it (bench/guest-bench.sh records
+# such a run as failed and goes on with the next).
+OOMPolicy=continue
 
 [Install]
 WantedBy=multi-user.target
