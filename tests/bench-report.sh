@@ -303,6 +303,36 @@ check "run.sh: BENCH_KEEP_HOT=yes is refused" runsh "BENCH_KEEP_HOT must be 0 or
 check "run.sh: BENCH_WASHOUT=2 is refused" runsh "BENCH_WASHOUT must be 0 or 1, not '2'" BENCH_WASHOUT=2
 check "run.sh: BENCH_WASHOUT=0 passes the check" runsh "" BENCH_WASHOUT=0
 
+# --- run.sh's LRUs and each LRU and swap mode's statics (issue 45) --------------------------------
+plan() { # EXPECTED VAR=VALUE...: the statics run.sh plans per LRU and swap mode (its first line)
+	local expect=$1 out
+	shift
+	out=$(env "$@" BENCH_REPORT_ONLY=1 BENCH_RAW="$tmp/no-such-run" BENCH_REPORT_DIR="$tmp/runsh-report" \
+		bash "$root/bench/run.sh" 2>/dev/null | head -n 1)
+	[[ $out == "bench: statics per LRU and swap mode: $expect" ]] || { echo "$out"; return 1; }
+}
+check "run.sh: by default 60 and 200 everywhere, 180 on zram, 100 on disk, 199 under mglru, both LRUs" \
+	plan "mglru-disk:60,100,199,200 mglru-zram:60,180,199,200 disk:60,100,200 zram:60,180,200" BENCH_WORKLOADS=dirtier
+check "run.sh: LRU-SWAP names one mode; the switch runs with phased" \
+	plan "disk:60,200to60 zram:60,200,200to60" BENCH_LRU=classic BENCH_STATICS="60 zram:200 mglru-disk:199 200to60" \
+	BENCH_WORKLOADS=phased
+check "run.sh: BENCH_LRU=lru2 is refused" runsh "BENCH_LRU: 'lru2' is neither classic nor mglru" BENCH_LRU=lru2
+check "run.sh: a static for nvme is refused" runsh "BENCH_STATICS: 'nvme:100': before the colon" BENCH_STATICS="60 nvme:100"
+mkdir -p "$tmp/resume-lru"
+printf 'settings=60 200 default\nreps=5\n' >"$tmp/resume-lru/host-info.txt"
+lru_resume() { # EXPECTED-MESSAGE VAR=VALUE...: run.sh resuming $tmp/resume-lru stops with the message
+	local expect=$1 err
+	shift
+	err=$(env "$@" BENCH_RESUME=1 BENCH_REPORT_ONLY=1 BENCH_RAW="$tmp/resume-lru" BENCH_REPORT_DIR="$tmp/runsh-report" \
+		bash "$root/bench/run.sh" 2>&1 >/dev/null) && return 1
+	grep -qF -- "$expect" <<<"$err"
+}
+check "run.sh: resuming a run recorded without an LRU (the Debian 12 run): it is the classic LRU's, mglru refused" \
+	lru_resume "was measured with BENCH_LRU='classic', not 'mglru classic'" BENCH_LRU="mglru classic" BENCH_GUEST=bookworm
+echo "lrus=mglru classic" >>"$tmp/resume-lru/host-info.txt"
+check "run.sh: resuming a two-LRU run with one LRU is refused" \
+	lru_resume "was measured with BENCH_LRU='mglru classic', not 'classic'" BENCH_LRU=classic BENCH_GUEST=bookworm
+
 # --- the order of a boot's runs (bench/order.sh): every setting once a repetition, predecessors even
 order_even() { # REPS SETTING...: every repetition runs each setting once, and how often a setting
 	# follows each setting differs by at most 2 (1 with more settings than repetitions; the
