@@ -264,6 +264,45 @@ class Load(unittest.TestCase):
             self.assertIn("; switch 200 then 60 on phased: static, then the second value written by the workload", md)
 
 
+class TwoLrus(unittest.TestCase):
+    """Issue 45: the LRU is a dimension; raw results without one are the classic LRU's."""
+
+    def test_mode_keys(self):
+        self.assertEqual([model.mode_key(lru, "zram") for lru in ("classic", "", "mglru")],
+                         ["zram", "zram", "mglru-zram"])
+        self.assertEqual([model.split_mode(k) for k in ("disk", "mglru-disk")], [("classic", "disk"), ("mglru", "disk")])
+        self.assertEqual(model.mode_title("mglru-zram", True), "zram swap, multi-gen LRU")
+        self.assertEqual((model.mode_title("disk", True), model.mode_title("disk", False)),
+                         ("disk swap, classic LRU", "disk swap"))
+
+    def test_each_lru_and_swap_mode_on_its_own(self):
+        with tempfile.TemporaryDirectory() as d:
+            synth.generate_lrus(d)
+            data = load.Data(d)
+            self.assertEqual(data.swaps, ["mglru-disk", "mglru-zram", "disk", "zram"])
+            self.assertEqual(data.settings_of("dirtier", "zram"), ["60", "180", "200", "default"])
+            self.assertEqual(data.settings_of("dirtier", "mglru-disk"), ["60", "100", "199", "200", "default"])
+            self.assertEqual(data.values("zram", "dirtier", "199", "dirtier_total_s"), [])
+            self.assertEqual(data.guest["mglru-zram"]["guest_lru"], "mglru")
+            # The OOM-killed run: a failed run, at least the limit (180 s) where censored, else nothing.
+            self.assertEqual(sorted(data.values("mglru-zram", "dirtier", "200", "dirtier_total_s", censored=True)),
+                             [29.4, 30.0, 180.0])
+            self.assertEqual(data.values("mglru-zram", "dirtier", "200", "dirtier_first_s"), [4.9, 5.0])
+            self.assertEqual(data.n_oom("mglru-zram", "dirtier", "200"), 1)
+            self.assertEqual(data.n_timeouts("mglru-zram", "dirtier", "200"), 0)
+            res = compare.compute(data)
+            self.assertEqual({sw: t[0].best for (sw, _), t in res.tables.items()},
+                             {"disk": "200", "zram": "200", "mglru-disk": "60", "mglru-zram": "199"})
+
+    def test_raw_results_without_an_lru_are_classic(self):
+        with tempfile.TemporaryDirectory() as d:
+            synth.generate(d, "adaptive", "0")
+            data = load.Data(d)
+            self.assertEqual({r["lru"] for r in data.runs}, {"classic"})
+            self.assertFalse(data.lru_named())
+            self.assertEqual(data.title("disk"), "disk swap")
+
+
 class Why(unittest.TestCase):
     def test_best_static_value_above_the_top(self):
         # Disk swap: max = auto made the top 100, the best static value is 200.
