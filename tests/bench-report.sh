@@ -198,6 +198,8 @@ check "lru: only the statics that ran: 180 on zram, 100 on disk, 199 under mglru
 	bash -c "! grep -q '^classic,.*static 199' '$LT' && ! grep -q ',zram,.*static 100,' '$LT' && ! grep -q ',disk,.*static 180,' '$LT'"
 check "lru: a geometric mean per LRU and swap mode" \
 	bash -c "test \$(grep -c ',geomean,daemon default,' '$LT') = 4 && grep -qx 'mglru,zram,geomean,daemon default,1.2917,1.2410,1.3444' '$LT'"
+check "lru: summary.csv has it too" \
+	bash -c "head -n 1 '$tmp/l/bench/results/summary.csv' | grep -q '^lru,swap,workload,metric,' && grep -q '^mglru,zram,dirtier,dirtier_total_s,static 199,3,12.0000,0.0200,11.7600,12.2400,static 199,1.0000,' '$tmp/l/bench/results/summary.csv'"
 check "lru: against60.csv has the LRU column too" \
 	bash -c "head -n 1 '$tmp/l/bench/results/against60.csv' | grep -qx 'lru,swap,workload,setting,ratio,low,high' && grep -qx 'mglru,zram,dirtier,static 60,1.0000,1.0000,1.0000' '$tmp/l/bench/results/against60.csv'"
 check "lru: RESULTS.md has a section, a targets table and a headline line per LRU and swap mode" \
