@@ -46,6 +46,7 @@ BIN       := $(BUILD)/autoswappiness
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
 
 .PHONY: all deps deps-test deps-bench run check check-unit check-integration check-docs check-systemd check-vm \
+	check-vm-trixie check-vm-bookworm \
 	check-sanitize check-valgrind check-bench-report check-func-length check-deps update-golden install uninstall clean format \
 	check-completion check-install check-deb deb
 
@@ -122,9 +123,11 @@ check-deb: deb
 check-bench-report:
 	tests/bench-report.sh
 
-# The guest installs the Debian package (build/deb/), as a user would.
-check-vm: deb
-	BUILD_DIR=$(BUILD) DEB=$(DEB) tests/vm/e2e.sh
+# The guest installs the Debian package (build/deb/), as a user would: Debian 13 (kernel 6.12,
+# the multi-gen LRU) and Debian 12 (kernel 6.1, the classic LRU), one boot each.
+check-vm: check-vm-trixie check-vm-bookworm
+check-vm-trixie check-vm-bookworm: check-vm-%: deb
+	BUILD_DIR=$(BUILD) DEB=$(DEB) VM_SUITE=$* tests/vm/e2e.sh
 
 check-sanitize:
 	$(MAKE) SANITIZE=1 check-unit check-integration

@@ -1,6 +1,8 @@
 #!/bin/bash
 # Runs inside the benchmark VM as guest.sh (root, from vm-test.service); bench/run.sh prepares
 # the share. Reads /mnt/share/bench.env, then either
+#   LRU (classic or mglru; empty: the kernel's as it booted) is set through
+#   /sys/kernel/mm/lru_gen/enabled first, before swap and any run, and read back; then
 #   MODE=workload: runs wl-$WORKLOAD.sh under each setting of SETTINGS, REPS times, interleaved
 #                  (each repetition runs each setting once, in an order that gives every setting
 #                  every setting as its predecessor about equally often), after WARMUP
@@ -17,10 +19,13 @@
 # A switch setting AtoB (phased only; left out of the other workloads) is static A, and B from
 # phase 2 on, written by wl-phased.sh at the boundary (PHASED_SWITCH_TO).
 #
-# Writes to /mnt/share/out: runs.csv (one row per run: wall time, counter deltas, PSI totals),
-# metrics.csv (the workload's RESULT figures), ts/SWAP-*.csv (the sampler's time series),
-# logs/SWAP-*.log (the workload's output, journal of the daemon), cost.csv,
-# guest-info-*.txt.
+# Writes to /mnt/share/out: runs.csv (one row per run: wall time, counter deltas, PSI totals,
+# OOM kills, the LRU), metrics.csv (the workload's RESULT figures), ts/MODE-*.csv (the
+# sampler's time series), logs/MODE-*.log (the workload's output, journal of the daemon),
+# cost.csv, guest-info-*.txt; MODE is SWAP under the classic LRU, mglru-SWAP under the
+# multi-gen LRU (bench/benchreport/model.py, mode_key). A run in which the kernel's oom_kill
+# count rose (vm-test.service has OOMPolicy=continue: the kill ends the workload, not this
+# script) is noted oom-kill: a failed run.
 set -uo pipefail
 
 SHARE=/mnt/share
@@ -55,6 +60,23 @@ systemctl daemon-reload
 systemctl set-property --runtime vm-test.service TasksMax=infinity ||
 	say "warning: cannot lift TasksMax of vm-test.service"
 SWAP=${SWAP:-disk}
+# The LRU, before anything fills memory: 0x1 of lru_gen/enabled is the multi-gen LRU itself
+# (the other bits its parts). A kernel without the file has the classic LRU only.
+LRU=${LRU:-}
+LRU_GEN=/sys/kernel/mm/lru_gen/enabled
+lru_gen_enabled() { cat "$LRU_GEN" 2>/dev/null || echo none; }
+lru_now() { local v; v=$(lru_gen_enabled); [[ $v != none ]] && (($v & 1)) && echo mglru || echo classic; }
+case $LRU in
+"") ;;
+classic) [[ ! -e $LRU_GEN ]] || echo n >"$LRU_GEN" || die "cannot write n to $LRU_GEN" ;;
+mglru) echo y >"$LRU_GEN" || die "cannot write y to $LRU_GEN (no multi-gen LRU in this kernel?)" ;;
+*) die "LRU must be classic or mglru, got '$LRU'" ;;
+esac
+[[ -z $LRU || $(lru_now) == "$LRU" ]] || die "asked for the $LRU LRU, $LRU_GEN says $(lru_gen_enabled)"
+LRU=$(lru_now)
+# The prefix of this boot's files: the report's mode.
+if [[ $LRU == classic ]]; then MK=$SWAP; else MK=$LRU-$SWAP; fi
+say "LRU $LRU ($LRU_GEN: $(lru_gen_enabled)), kernel $(uname -r)"
 # The swap device of this boot. zram: the same capacity as the disk swap (ZRAM_MB), the
 # kernel's default compressor; reset and made again between runs, so that each run starts
 # with an empty device.
@@ -104,11 +126,14 @@ export BENCH_TREE_MB BENCH_COLD_MB
 	echo "guest_kernel=$(uname -r)"
 	echo "guest_kernel_version=$(uname -v)"
 	echo "guest_os=$(. /etc/os-release && echo "$PRETTY_NAME")"
+	echo "guest_suite=$(. /etc/os-release && echo "${VERSION_CODENAME:-unknown}")"
 	echo "guest_cpus=$(nproc)"
 	echo "guest_cpu_model=$(sed -n 's/^model name\t*: //p' /proc/cpuinfo | head -n 1)"
 	echo "guest_memtotal_kib=$mem_kib"
 	echo "guest_swap=$(awk 'NR > 1 { printf "%s %s KiB ", $1, $3 }' /proc/swaps)"
 	echo "guest_swap_mode=$SWAP"
+	echo "guest_lru=$LRU"
+	echo "guest_lru_gen_enabled=$(lru_gen_enabled)"
 	[[ $SWAP != zram ]] || echo "guest_zram_algorithm=$(sed 's/.*\[\([^]]*\)\].*/\1/' /sys/block/zram0/comp_algorithm)"
 	echo "guest_gcc=$(gcc --version | sed -n 1p)"
 	echo "guest_make=$(make --version | sed -n 1p)"
@@ -124,7 +149,7 @@ export BENCH_TREE_MB BENCH_COLD_MB
 		echo "config_$c=$(/usr/local/sbin/autoswappiness --once --dry-run -c "$f" 2>&1 |
 			sed -n 's/^.*\(policy=[^ ]*\).* \(max=[0-9]*\) .*$/\1 \2/p' | head -n 1)"
 	done
-} >"$OUT/guest-info-$MODE-$SWAP${WORKLOAD:+-$WORKLOAD}.txt"
+} >"$OUT/guest-info-$MODE-$MK${WORKLOAD:+-$WORKLOAD}.txt"
 
 stop_daemon() {
 	if systemctl is-active -q "$UNIT" || systemctl is-failed -q "$UNIT"; then
@@ -177,6 +202,9 @@ reset_machine() {
 	((reset_s - washout_s < 8)) || say "slow reset: cumulative seconds:$steps"
 }
 
+# The kernel's OOM kills since boot (/proc/vmstat, since 4.13).
+oom_kills() { awk '/^oom_kill / { print $2 }' /proc/vmstat; }
+
 # "pswpin pswpout refault_anon refault_file pgmajfault psi_some_us psi_full_us"
 counters() {
 	awk '/^pswpin / { a = $2 } /^pswpout / { b = $2 } /^workingset_refault_anon / { c = $2 }
@@ -186,9 +214,9 @@ counters() {
 	     END { printf " %s %s\n", v["some"], v["full"] }' /proc/pressure/memory
 }
 
-RUNS_HEADER="swap,workload,setting,daemon_config,rep,seq,warmup,t0,t1,wall_s,rc,pswpin,pswpout,refault_anon,refault_file,pgmajfault,psi_some_us,psi_full_us,knob_end,daemon_writes,zram_peak_orig_kib,zram_peak_compr_kib,zram_mem_used_max_kib,note"
+RUNS_HEADER="swap,workload,setting,daemon_config,rep,seq,warmup,t0,t1,wall_s,rc,pswpin,pswpout,refault_anon,refault_file,pgmajfault,psi_some_us,psi_full_us,knob_end,daemon_writes,zram_peak_orig_kib,zram_peak_compr_kib,zram_mem_used_max_kib,note,oom_kills,lru"
 [[ -f $OUT/runs.csv ]] || echo "$RUNS_HEADER" >"$OUT/runs.csv"
-[[ -f $OUT/metrics.csv ]] || echo "swap,workload,setting,rep,warmup,metric,value" >"$OUT/metrics.csv"
+[[ -f $OUT/metrics.csv ]] || echo "swap,workload,setting,rep,warmup,metric,value,lru" >"$OUT/metrics.csv"
 
 # zram: the device's peak of stored data (orig_data_size) and its compressed size at that
 # moment, every second, into /run/zram-peak as "orig_bytes compr_bytes"; the run's row
@@ -208,13 +236,13 @@ zram_watch() {
 seq_no=0
 run_one() { # SETTING REP WARMUP
 	local setting=$1 rep=$2 warm=$3 tag t0 t1 rc c0 c1 note="" sampler pid wd knob_end writes="" conf="" zw=""
-	local zo="" zc="" zm="" to=""
+	local zo="" zc="" zm="" to="" o0 o1
 	if [[ $warm == 0 && -f $SHARE/skip.txt ]] && grep -qxF "$SWAP,$WORKLOAD,$setting,$rep" "$SHARE/skip.txt"; then
 		say "[$((seq_no + 1))/$total] $WORKLOAD $setting rep $rep: done in an earlier session, skipped"
 		seq_no=$((seq_no + 1))
 		return 0
 	fi
-	tag=$SWAP-$WORKLOAD-$setting-$rep
+	tag=$MK-$WORKLOAD-$setting-$rep
 	seq_no=$((seq_no + 1))
 	local u0
 	u0=$(now)
@@ -240,6 +268,7 @@ run_one() { # SETTING REP WARMUP
 	fi
 	sleep 1
 	c0=$(counters)
+	o0=$(oom_kills)
 	t0=$(now)
 	PHASED_SWITCH_TO=$to setsid choom -n 0 -- bash "$SHARE/wl/wl-$WORKLOAD.sh" >"$OUT/logs/$tag.log" 2>&1 </dev/null &
 	pid=$!
@@ -253,6 +282,7 @@ run_one() { # SETTING REP WARMUP
 	rc=$?
 	t1=$(now)
 	c1=$(counters)
+	o1=$(oom_kills)
 	kill "$wd" 2>/dev/null
 	wait "$wd" 2>/dev/null
 	[[ ! -e /run/bench-timeout ]] || note+=" timeout"
@@ -279,11 +309,13 @@ run_one() { # SETTING REP WARMUP
 		zo=${zo:+$((zo / 1024))} zc=${zc:+$((zc / 1024))} zm=${zm:+$((zm / 1024))}
 	fi
 	[[ $rc == 0 ]] || note+=" rc=$rc"
+	# The kernel killed a process for memory during the run: a failed run, whatever rc says.
+	((o1 - o0 == 0)) || note+=" oom-kill"
 	read -r a0 b0 ra0 rf0 m0 s0 f0 <<<"$c0"
 	read -r a1 b1 ra1 rf1 m1 s1 f1 <<<"$c1"
-	echo "$SWAP,$WORKLOAD,$setting,$conf,$rep,$seq_no,$warm,$t0,$t1,$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }'),$rc,$((a1 - a0)),$((b1 - b0)),$((ra1 - ra0)),$((rf1 - rf0)),$((m1 - m0)),$((s1 - s0)),$((f1 - f0)),$knob_end,$writes,$zo,$zc,$zm,${note# }" >>"$OUT/runs.csv"
+	echo "$SWAP,$WORKLOAD,$setting,$conf,$rep,$seq_no,$warm,$t0,$t1,$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }'),$rc,$((a1 - a0)),$((b1 - b0)),$((ra1 - ra0)),$((rf1 - rf0)),$((m1 - m0)),$((s1 - s0)),$((f1 - f0)),$knob_end,$writes,$zo,$zc,$zm,${note# },$((o1 - o0)),$LRU" >>"$OUT/runs.csv"
 	grep '^RESULT ' "$OUT/logs/$tag.log" | sed 's/^RESULT //' | tr ' ' '\n' | grep '=' |
-		awk -F= -v p="$SWAP,$WORKLOAD,$setting,$rep,$warm" '{ print p "," $1 "," $2 }' >>"$OUT/metrics.csv"
+		awk -F= -v p="$SWAP,$WORKLOAD,$setting,$rep,$warm" -v l="$LRU" '{ print p "," $1 "," $2 "," l }' >>"$OUT/metrics.csv"
 	say "$(date -u +%T) [$seq_no/$total] $WORKLOAD $setting rep $rep$([[ $warm == 1 ]] && echo ' (warm-up)'):" \
 		"wall $(tail -n 1 "$OUT/runs.csv" | cut -d, -f10) s (reset ${reset_s} s${washout_words:+ with a washout: $washout_words}, before $(awk -v a="$u0" -v b="$t0" 'BEGIN { printf "%.1f", b - a }') s, after $(awk -v a="$t1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }') s)," \
 		"$(grep '^RESULT ' "$OUT/logs/$tag.log" | sed 's/^RESULT //' | tr '\n' ' ')${note:+ NOTE:$note}"

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# `make bench`: the benchmarks of issues 4 and 12. Boots the Debian 12 guest of tests/vm (one
-# boot per workload and swap mode, one for the daemon's own cost), runs each workload under
-# static vm.swappiness values and under the daemon with each configuration, interleaved and
-# repeated, with swap on a disk and on zram, then writes bench/RESULTS.md, bench/results/ and
-# bench/plots/ with bench/report.py.
+# `make bench`: the benchmarks of issues 4, 12 and 45. Boots the guest of tests/vm (BENCH_GUEST;
+# one boot per workload, swap mode and LRU, one for the daemon's own cost), runs each workload
+# under static vm.swappiness values and under the daemon with each configuration, interleaved
+# and repeated, with swap on a disk and on zram, under the multi-gen LRU and the classic one,
+# then writes bench/RESULTS.md, bench/results/ and bench/plots/ with bench/report.py.
 #
 #   bench/run.sh                 (from anywhere; needs root, qemu, debootstrap, gnuplot, python3)
 #
@@ -17,19 +17,44 @@
 #   NAME.conf      each file of BENCH_EXTRA_CONFIGS, verbatim: the rows "daemon NAME"
 #
 # Knobs (environment; `make bench BENCH_REPS=3` works too). The defaults measure what ships
-# (the shipped configuration against statics 60 and 200) at 5 repetitions, both swap modes,
-# in about 160 minutes on 2 host cores under TCG (the run of 2026-12-04: bench/RESULTS.md,
-# "Time"); BENCH_QUICK=1 is a short try-out (1 repetition, the shipped default only, no
-# warm-up, short cost test).
+# (the shipped configuration against the statics users pick) at 5 repetitions, both swap modes,
+# both LRUs: 94 runs a repetition, about 1 minute each with the washout on 2 host cores under
+# TCG, so 8 to 9 hours with the boots (the run of 2026-12-04, 30 runs a repetition on one LRU,
+# took 160 minutes: bench/RESULTS.md, "Time"); BENCH_QUICK=1 is a short try-out (1
+# repetition, the shipped default only, no warm-up, short cost test).
+#   BENCH_GUEST=trixie  the guest (tests/vm/recipe.sh): trixie (Debian 13, kernel 6.12, the
+#                     multi-gen LRU on) or bookworm (Debian 12, kernel 6.1, the classic LRU).
+#                     BENCH_RESUME=1 keeps the run's own (host-info's guest_suite; bookworm for
+#                     a run recorded before this choice existed) and refuses another
+#   BENCH_LRU="mglru classic"  the LRUs, each in boots of its own: the guest's
+#                     /sys/kernel/mm/lru_gen/enabled is set (y, or n for classic) at the start
+#                     of each boot, before swap is made and before any run, and read back (the
+#                     boot fails if the kernel did not take it), so one kernel measures both.
+#                     A boot per LRU and not a switch between runs: each LRU is compared with
+#                     itself only (its own tables and best static), the settings of a boot still
+#                     run interleaved, and a switch inside a boot would carry the pages on the
+#                     first LRU's lists into the other's runs. The two LRUs of a workload and
+#                     swap mode boot one after the other, so they see about the same host. The
+#                     guest records its kernel and LRU (guest-info-*.txt: guest_kernel,
+#                     guest_lru, guest_lru_gen_enabled), runs.csv and metrics.csv an lru column.
+#                     BENCH_RESUME=1 keeps the run's own (host-info's lrus; classic for a run
+#                     recorded before it) and refuses others
 #   BENCH_WORKLOADS   phased responsiveness compile compile-stream dirtier (in this order)
 #   BENCH_SWAP        "disk zram": the swap modes, each workload in each (disk: the virtio disk
 #                     /dev/vdb; zram: /dev/zram0 of BENCH_ZRAM_MB, the kernel's compressor)
-#   BENCH_STATICS     static values, default "60 200 200to60" (0, 10 and 100 left out: never
-#                     the best in the run of 2026-11-30 but on phase 2, where 0-100 tie, and
-#                     100 close only where 60 or 200 were too; see RESULTS.md); AtoB is a
-#                     switch, run on phased only (so in the default only with phased):
-#                     static A, and B from phase 2 on, written by the workload at the
-#                     boundary (what a controller that knew the boundary could reach)
+#   BENCH_STATICS     static values, default "60 200 zram:180 disk:100 mglru:199 200to60": a
+#                     value runs on every LRU and swap mode, WHERE:VALUE only where WHERE (an
+#                     LRU, classic or mglru, a swap mode, disk or zram, or both, mglru-zram)
+#                     names it. The baselines users pick (issue 45): 180 on zram (Pop!_OS, the
+#                     Arch Wiki), 100 on disk swap (equal cost by the kernel's documentation),
+#                     and under the multi-gen LRU 199 beside 200, which is another mechanism
+#                     there (anonymous pages first, no feedback). 0 and 10 are left out (never
+#                     the best in the run of 2026-11-30 but on phase 2, where 0-100 tie). The
+#                     report's best fixed value of a workload is the best of the statics that
+#                     ran on its LRU and swap mode. AtoB is a switch, run on phased only (so in
+#                     the default only with phased): static A, and B from phase 2 on, written
+#                     by the workload at the boundary (what a controller that knew the
+#                     boundary could reach)
 #   BENCH_POLICIES    daemon policies besides the shipped one (whose row is "daemon default"),
 #                     default none: what ships is what is measured. The policies were
 #                     compared in the run of 2026-12-03 (bench/EXPERIMENTS.md, landed-2026-12-03):
@@ -89,6 +114,10 @@
 #                          resumes the run on a slower machine (the guest's uptime at its first
 #                          run, in RESULTS.md, shows it) may give its boots a longer one; the
 #                          settings of a boot run interleaved, so they share its host and limit
+#                          A run the OOM killer ended (the guest's oom_kill count rose in it;
+#                          vm-test.service has OOMPolicy=continue, so the boot goes on) is
+#                          recorded as failed (note oom-kill) and counts the same way, with the
+#                          boot's limit as its time: at least that long (RESULTS.md says so)
 #   BENCH_OUT=build/bench  work directory (staged binaries, shares, data disk)
 #   BENCH_REPORT_DIR=bench where RESULTS.md, results/ and plots/ go; the README headline is
 #                          rewritten only by a full run into bench (BENCH_QUICK=1: the default
@@ -103,7 +132,7 @@
 #                          skipped, boots with nothing left to do are not made. Commit
 #                          bench/results before a session ends to resume in the next one.
 #   BENCH_REDO="SWAP/WORKLOAD ..."  with BENCH_RESUME=1: drop these workloads' recorded runs
-#                          and measure them again (after a change to their script or sizes);
+#                          (on every LRU of the run) and measure them again (after a change to their script or sizes);
 #                          the rest of the run is kept if it was measured with the same guest,
 #                          disk, limits and sizes (checked). The daemon, scripts and sources
 #                          are staged afresh from the work tree (a plain resume reuses what the
@@ -132,10 +161,36 @@ raw=${BENCH_RAW:-$report_dir/results}
 
 resume=${BENCH_RESUME:-0}
 redo=${BENCH_REDO:-} # below, where the recorded runs are dropped
+guest=${BENCH_GUEST:-}
+if [[ $resume == 1 && -f $raw/host-info.txt ]]; then
+	recorded=$(sed -n 's/^guest_suite=//p' "$raw/host-info.txt")
+	recorded=${recorded:-bookworm} # recorded before BENCH_GUEST existed: Debian 12 was the only guest
+	[[ -z $guest || $guest == "$recorded" ]] ||
+		die "BENCH_RESUME=1: $raw was measured on the $recorded guest, not BENCH_GUEST=$guest"
+	guest=$recorded
+fi
+guest=${guest:-trixie}
+[[ $guest == trixie || $guest == bookworm ]] || die "BENCH_GUEST must be trixie or bookworm, got '$guest'"
+# The LRUs, like the guest: a resumed run keeps its own (classic for a run recorded before the
+# LRU was: Debian 12 boots with the multi-gen LRU off) and refuses others.
+lrus=${BENCH_LRU:-}
+if [[ $resume == 1 && -f $raw/host-info.txt ]]; then
+	recorded=$(sed -n 's/^lrus=//p' "$raw/host-info.txt")
+	recorded=${recorded:-classic}
+	[[ -z $lrus || $lrus == "$recorded" ]] ||
+		die "BENCH_RESUME=1: $raw was measured with BENCH_LRU='$recorded', not '$lrus'"
+	lrus=$recorded
+fi
+lrus=${lrus:-mglru classic}
+for l in $lrus; do
+	[[ $l == classic || $l == mglru ]] || die "BENCH_LRU: '$l' is neither classic nor mglru"
+done
 workloads=${BENCH_WORKLOADS:-phased responsiveness compile compile-stream dirtier}
 swap_modes=${BENCH_SWAP:-disk zram}
-# The switch measures what a controller could reach on phased at best (RESULTS.md, target (c)).
-statics=${BENCH_STATICS:-60 200$([[ " $workloads " != *" phased "* ]] || echo " 200to60")}
+# The baselines users pick (issue 45): 180 on zram, 100 on disk swap (equal cost by the kernel's
+# documentation), and 199 under the multi-gen LRU, where 200 is another mechanism. The switch
+# measures what a controller could reach on phased at best (RESULTS.md, target (c)).
+statics=${BENCH_STATICS:-60 200 zram:180 disk:100 mglru:199$([[ " $workloads " != *" phased "* ]] || echo " 200to60")}
 policies=${BENCH_POLICIES-}
 extra_configs=${BENCH_EXTRA_CONFIGS-}
 reps=${BENCH_REPS:-$([[ $quick == 1 ]] && echo 1 || echo 5)}
@@ -170,6 +225,11 @@ done
 # A switch setting AtoB (guest-bench.sh): static A, then B from phased's phase 2 on.
 is_switch() { [[ $1 =~ ^([0-9]{1,3})to([0-9]{1,3})$ ]]; }
 for s in $statics; do
+	if [[ $s == *:* ]]; then # WHERE:VALUE: on one LRU, swap mode or both (LRU-SWAP) only
+		[[ ${s%%:*} =~ ^((classic|mglru)(-(disk|zram))?|disk|zram)$ ]] ||
+			die "BENCH_STATICS: '$s': before the colon an LRU (classic, mglru), a swap mode (disk, zram) or LRU-SWAP"
+		s=${s#*:}
+	fi
 	if is_switch "$s"; then
 		((10#${BASH_REMATCH[1]} <= 200 && 10#${BASH_REMATCH[2]} <= 200)) ||
 			die "BENCH_STATICS: '$s': a switch's values are 0..200"
@@ -180,12 +240,32 @@ for s in $statics; do
 			die "BENCH_STATICS: '$s' is neither a value 0..200 nor a switch AtoB"
 	fi
 done
+# The report's name of an LRU and swap mode (bench/benchreport/model.py, mode_key): the swap
+# mode under the classic LRU, mglru-SWAP under the multi-gen one. It prefixes the boot's files.
+mode_key() { if [[ $1 == classic ]]; then echo "$2"; else echo "$1-$2"; fi; }
+# The static settings of one LRU and swap mode: BENCH_STATICS' plain values and those whose
+# WHERE names the LRU, the swap mode or both; values in ascending order, then the switches.
+statics_of() { # LRU SWAP
+	local t w v=() sw=()
+	for t in $statics; do
+		w=
+		[[ $t != *:* ]] || { w=${t%%:*}; t=${t#*:}; }
+		[[ -z $w || $w == "$1" || $w == "$2" || $w == "$1-$2" ]] || continue
+		if is_switch "$t"; then sw+=("$t"); else v+=("$((10#$t))"); fi
+	done
+	{ printf '%s\n' "${v[@]}" | sort -n -u; printf '%s\n' "${sw[@]}" | awk '!seen[$0]++'; } | grep . | tr '\n' ' ' |
+		sed 's/ $//' || true
+}
 
 report() {
 	command -v gnuplot >/dev/null || die "gnuplot not found: apt-get install gnuplot-nox"
 	mkdir -p "$report_dir" || die "cannot create $report_dir"
 	python3 bench/report.py "$raw" "$report_dir"
 }
+say "statics per LRU and swap mode:$(for l in $lrus; do for sw in $swap_modes; do
+	x=$(statics_of "$l" "$sw")
+	printf ' %s:%s' "$(mode_key "$l" "$sw")" "${x// /,}"
+done; done)"
 if [[ ${BENCH_REPORT_ONLY:-0} == 1 ]]; then
 	report
 	exit 0
@@ -305,12 +385,26 @@ else
 	echo "$skipped" >"$staged/skipped"
 fi
 daemon_version=$("$staged/destdir/usr/local/sbin/autoswappiness" --version 2>&1 || true)
-settings="$statics $daemon_settings"
-settings=${settings# }
+# Each LRU and swap mode runs its own statics (statics_of); settings is their union, in the
+# order of statics_of, and mode_settings what each ran (host-info, for the report's tables).
+settings_of_mode() { # LRU SWAP
+	local x
+	x="$(statics_of "$1" "$2") $daemon_settings"
+	echo "${x# }"
+}
+all_statics=$(for l in $lrus; do for sw in $swap_modes; do statics_of "$l" "$sw"; echo; done; done |
+	tr ' ' '\n' | grep . | awk '!seen[$0]++' || true)
+# shellcheck disable=SC2046 # word splitting wanted: one line of words
+settings=$(echo $(grep -v to <<<"$all_statics" | sort -n -u) $(grep to <<<"$all_statics") $daemon_settings)
+mode_settings=$(for l in $lrus; do for sw in $swap_modes; do
+	x=$(settings_of_mode "$l" "$sw")
+	echo "$(mode_key "$l" "$sw"):${x// /,}"
+done; done | tr '\n' ' ')
+mode_settings=${mode_settings% }
 # The settings run on workload $1: a switch (AtoB) acts at phased's phase boundary, so runs there only.
-nset_of() {
+nset_of() { # WORKLOAD LRU SWAP
 	local s n=0
-	for s in $settings; do
+	for s in $(settings_of_mode "$2" "$3"); do
 		[[ $1 == phased ]] || ! is_switch "$s" && n=$((n + 1))
 	done
 	echo "$n"
@@ -320,12 +414,12 @@ cost_policies=$(for c in $daemon_settings; do
 	f=$staged/configs/$([[ $c == default ]] && echo shipped || echo "$c").conf
 	awk '/^\[/ { sec = $0 } sec == "[policy]" && /^#?name *=/ { sub(/^#?name *= */, ""); print; exit }' "$f"
 done | awk '!seen[$0]++' | tr '\n' ' ')
-say "settings: $settings; swap: $swap_modes; repetitions $reps, warm-up $warmup; workloads: $workloads"
+say "settings: $mode_settings; swap: $swap_modes; LRU: $lrus; repetitions $reps, warm-up $warmup; workloads: $workloads"
 
 # --- image, data disk ------------------------------------------------------------------------
-tests/vm/recipe.sh "$BUILD_DIR/vm"
+tests/vm/recipe.sh "$BUILD_DIR/vm/$guest" "$guest"
 bench/mkdata.sh "$out/data.img" "$tree_mb" "$hot_mb" "$cold_mb"
-imagedir=$BUILD_DIR/vm
+imagedir=$BUILD_DIR/vm/$guest
 data_img=$out/data.img
 boot_tmp=${TMPDIR:-/tmp}
 if [[ $disks == ram ]]; then
@@ -475,6 +569,7 @@ measure_fingerprint() {
 	{ env_common | grep -Ev '^(COST_|WASHOUT=)' | sed "s/^RUN_TIMEOUT=.*/RUN_TIMEOUT=$run_timeout0/"
 	  echo "$mem_mb $swap_mb $zram_mb $cpus $disk_mbps $sample_ms $run_timeout0 $tree_mb $hot_mb $cold_mb"
 	  [[ $disks == host ]] || echo "disks=$disks"
+	  [[ $guest == bookworm ]] || echo "guest=$guest" # runs recorded on bookworm keep their fingerprint
 	  [[ $keep_hot == 0 ]] || echo "keep_hot=$keep_hot"
 	  [[ $washout == 0 ]] || echo "washout=$washout"
 	  echo "order=balanced"; } |
@@ -489,7 +584,10 @@ host_info_lines() {
 		echo "complete=$complete"
 		echo "runtime_s=$((SECONDS - t_start))"
 		echo "settings=$settings"
+		echo "statics=$statics"
+		echo "mode_settings=$mode_settings"
 		echo "swap_modes=$swap_modes"
+		echo "lrus=$lrus"
 		echo "shipped_policy=$shipped_policy"
 		echo "policies_skipped=${skipped# }"
 		echo "workloads=$all_workloads"
@@ -497,6 +595,7 @@ host_info_lines() {
 		echo "reps=$reps"
 		echo "warmup=$warmup"
 		echo "quick=$quick"
+		echo "guest_suite=$guest"
 		echo "vm_mem_mb=$mem_mb"
 		echo "vm_swap_mb=$swap_mb"
 		echo "zram_mb=$zram_mb"
@@ -534,10 +633,10 @@ host_info_lines() {
 write_host_info() { host_info_lines >"$raw/host-info.txt"; }
 
 # The runs still to do in one boot: the schedule's runs minus those in $raw/runs.csv.
-done_keys() { # SWAP WORKLOAD: "swap,workload,setting,rep" of each run already recorded
+done_keys() { # SWAP WORKLOAD LRU: "swap,workload,setting,rep" of each run already recorded
 	[[ -s $raw/runs.csv ]] || return 0
-	awk -F, -v s="$1" -v w="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-		$c["warmup"] == 0 && $c["swap"] == s && $c["workload"] == w {
+	awk -F, -v s="$1" -v w="$2" -v l="$3" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["warmup"] == 0 && $c["swap"] == s && $c["workload"] == w && (("lru" in c) ? $c["lru"] : "classic") == l {
 			print $c["swap"] "," $c["workload"] "," $c["setting"] "," $c["rep"] }' "$raw/runs.csv" | sort -u
 }
 
@@ -569,11 +668,14 @@ redo_drop() {
 			awk -F, -v s="$sw" -v w="$wl" 'NR == 1 || !($1 == s && $2 == w)' "$raw/$f.csv" >"$raw/$f.csv.new" &&
 				mv -- "$raw/$f.csv.new" "$raw/$f.csv" || die "cannot rewrite $raw/$f.csv"
 		done
-		for k in $settings; do
-			rm -f -- "$raw/ts/$sw-$wl-$k"-*.csv "$raw/logs/$sw-$wl-$k"-*.log "$raw/logs/$sw-$wl-$k"-*.journal
+		for l in $lrus; do # every LRU of the run
+			mk=$(mode_key "$l" "$sw")
+			for k in $settings; do
+				rm -f -- "$raw/ts/$mk-$wl-$k"-*.csv "$raw/logs/$mk-$wl-$k"-*.log "$raw/logs/$mk-$wl-$k"-*.journal
+			done
+			rm -f -- "$raw/guest-info-workload-$mk-$wl.txt"
+			rm -rf -- "$out/share-$wl-$mk"
 		done
-		rm -f -- "$raw/guest-info-workload-$sw-$wl.txt"
-		rm -rf -- "$out/share-$wl-$sw"
 		redone+=" $item@$(date -u +%FT%TZ):$commit"
 		say "BENCH_REDO: $item: its recorded runs are dropped; measuring it again"
 	done
@@ -608,6 +710,9 @@ if [[ $resume == 1 && -f $raw/host-info.txt ]]; then
 	run_timeout0=${run_timeout0:-$run_timeout}
 	[[ $(prev settings) == "$settings" && $(prev reps) == "$reps" && $(prev swap_modes) == "$swap_modes" ]] ||
 		die "BENCH_RESUME=1: $raw holds a run with settings '$(prev settings)', reps $(prev reps), swap '$(prev swap_modes)'"
+	# Each LRU and swap mode's own statics (recorded since BENCH_STATICS could name them).
+	[[ -z $(prev mode_settings) || $(prev mode_settings) == "$mode_settings" ]] ||
+		die "BENCH_RESUME=1: $raw ran these settings per LRU and swap mode: '$(prev mode_settings)', not '$mode_settings'"
 	redone=" $(prev redone)"
 	if [[ -n $redo ]]; then
 		redo_drop
@@ -651,47 +756,61 @@ cmp -s -- "$shipped" "$raw/configs/shipped.conf" || die "$raw/configs/shipped.co
 if [[ -n $cost_policies && -n $cost_crowds && ! ( $resume == 1 && -s $raw/cost.csv ) ]]; then
 	share=$out/share-cost
 	stage "$share"
-	{ env_common; echo "MODE=cost"; echo "SWAP=disk"; } >"$share/bench.env"
+	# On the first LRU of the run (the kernel's own at boot, by default).
+	{ env_common; echo "MODE=cost"; echo "SWAP=disk"; echo "LRU=${lrus%% *}"; } >"$share/bench.env"
 	say "$(date -u +%T) daemon cost: ${cost_crowds// / and } processes, ${cost_mem_mb} MB guest"
 	boot "$share" "$cost_mem_mb" 1800 || failed+=" cost"
 	write_host_info
 fi
+# One boot per workload, swap mode and LRU, the LRU switched at its start before any run: the
+# settings of a boot run interleaved, and each LRU is compared with itself only (its own best
+# static), so the LRUs need not share a boot; switched inside one, the pages already on the
+# lists of the first would carry over into the other's runs. The two LRUs of a workload and swap
+# mode boot one after the other, so that they see about the same host.
 for wl in $workloads; do
 	[[ -f bench/wl-$wl.sh ]] || die "unknown workload '$wl' (no bench/wl-$wl.sh)"
 	for swap in $swap_modes; do
-		share=$out/share-$wl-$swap
-		ndone=$(done_keys "$swap" "$wl" | wc -l)
-		todo=$((reps * $(nset_of "$wl") - ndone))
-		if ((todo <= 0)); then
-			say "workload $wl, swap $swap: all $((reps * $(nset_of "$wl"))) runs recorded already"
-			continue
-		fi
-		stage "$share"
-		done_keys "$swap" "$wl" >"$share/skip.txt"
-		{ env_common; echo "MODE=workload"; echo "WORKLOAD=$wl"; echo "SWAP=$swap"; } >"$share/bench.env"
-		runs=$((warmup + todo))
-		say "$(date -u +%T) workload $wl, swap $swap: $runs runs in one boot$( ((ndone == 0)) || echo " ($ndone recorded before)")"
-		# Other work on the host shares its cores with the emulator: record how busy it was.
-		host_load+=" $wl/$swap:$(cut -d' ' -f1 /proc/loadavg)"
-		run_timeouts+=" $wl/$swap:$run_timeout"
-		t=$SECONDS
-		if ! boot "$share" "$mem_mb" $((runs * (run_timeout + 60) + 600)); then
-			failed+=" $wl/$swap"
-			say "workload $wl, swap $swap FAILED (see $share/console.log); keeping what it recorded"
-		fi
-		say "workload $wl, swap $swap took $((SECONDS - t)) s"
-		host_load+="/$(cut -d' ' -f1 /proc/loadavg)"
-		boots_done+=" $wl/$swap"
-		# A report after every boot: an interrupted run still leaves what it measured.
-		write_host_info
-		report || say "report failed (continuing)"
+		for lru in $lrus; do
+			mk=$(mode_key "$lru" "$swap")
+			what="workload $wl, swap $swap, LRU $lru"
+			share=$out/share-$wl-$mk
+			nset=$(nset_of "$wl" "$lru" "$swap")
+			ndone=$(done_keys "$swap" "$wl" "$lru" | wc -l)
+			todo=$((reps * nset - ndone))
+			if ((todo <= 0)); then
+				say "$what: all $((reps * nset)) runs recorded already"
+				continue
+			fi
+			stage "$share"
+			done_keys "$swap" "$wl" "$lru" >"$share/skip.txt"
+			{ env_common; echo "SETTINGS=\"$(settings_of_mode "$lru" "$swap")\""
+			  echo "MODE=workload"; echo "WORKLOAD=$wl"; echo "SWAP=$swap"; echo "LRU=$lru"; } >"$share/bench.env"
+			runs=$((warmup + todo))
+			say "$(date -u +%T) $what: $runs runs in one boot$( ((ndone == 0)) || echo " ($ndone recorded before)")"
+			# Other work on the host shares its cores with the emulator: record how busy it was.
+			host_load+=" $wl/$mk:$(cut -d' ' -f1 /proc/loadavg)"
+			run_timeouts+=" $wl/$mk:$run_timeout"
+			t=$SECONDS
+			if ! boot "$share" "$mem_mb" $((runs * (run_timeout + 60) + 600)); then
+				failed+=" $wl/$mk"
+				say "$what FAILED (see $share/console.log); keeping what it recorded"
+			fi
+			say "$what took $((SECONDS - t)) s"
+			host_load+="/$(cut -d' ' -f1 /proc/loadavg)"
+			boots_done+=" $wl/$mk"
+			# A report after every boot: an interrupted run still leaves what it measured.
+			write_host_info
+			report || say "report failed (continuing)"
+		done
 	done
 done
 
 missing=0
 for wl in $workloads; do
 	for swap in $swap_modes; do
-		missing=$((missing + reps * $(nset_of "$wl") - $(done_keys "$swap" "$wl" | wc -l)))
+		for lru in $lrus; do
+			missing=$((missing + reps * $(nset_of "$wl" "$lru" "$swap") - $(done_keys "$swap" "$wl" "$lru" | wc -l)))
+		done
 	done
 done
 [[ $missing -gt 0 ]] || complete=yes

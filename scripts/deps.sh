@@ -1,11 +1,12 @@
 #!/bin/sh
 # Installs, with apt, what one group of tasks needs and the machine lacks. Quiet
-# and quick when everything is there. Debian 12 / Ubuntu 24.04.
+# and quick when everything is there. Tested on Debian 12 and 13.
 #
 #   scripts/deps.sh [build]        what `make` and `make run` need (the default)
 #   scripts/deps.sh test           build + what `make check` needs
 #   scripts/deps.sh bench          build + what `make bench` needs
 #   scripts/deps.sh --list GROUP   print the group's packages, one a line, and exit
+#   scripts/deps.sh --promtool-package   print the package promtool is taken from, and exit
 set -eu
 
 # One variable per group, one package list each; test and bench add to build.
@@ -34,7 +35,7 @@ BENCH_PACKAGES="procps util-linux mount python3 gnuplot-nox qemu-system-x86 qemu
 debian-archive-keyring gpgv e2fsprogs"
 
 usage() {
-	echo "usage: scripts/deps.sh [build|test|bench] | --list build|test|bench" >&2
+	echo "usage: scripts/deps.sh [build|test|bench] | --list build|test|bench | --promtool-package" >&2
 	exit 64
 }
 
@@ -51,6 +52,21 @@ packages() {
 	esac
 }
 
+# promtool_package: the package promtool is taken from (install_promtool, below):
+# `promtool` where apt knows a package of that name (Debian 13), else `prometheus`.
+promtool_package() {
+	if [ -n "$(apt-cache policy promtool 2>/dev/null | sed -n 's/^ *Candidate: *//p' | grep -vx '(none)')" ]; then
+		echo promtool
+	else
+		echo prometheus
+	fi
+}
+
+if [ "${1:-}" = --promtool-package ]; then
+	[ $# -eq 1 ] || usage
+	promtool_package
+	exit 0
+fi
 if [ "${1:-}" = --list ]; then
 	[ $# -eq 2 ] || usage
 	list=$(packages "$2")
@@ -61,10 +77,11 @@ fi
 group=${1:-build}
 list=$(packages "$group")
 
-# promtool (`check metrics`, `check rules`) for the metrics tests. Debian ships it only in
-# the `prometheus` package, whose postinst enables and starts a Prometheus server on a
-# systemd host: a test dependency must not leave a server listening on :9090. So the .deb
-# is fetched with `apt-get download` (no maintainer scripts run) and only usr/bin/promtool
+# promtool (`check metrics`, `check rules`) for the metrics tests. Debian 12 ships it only
+# in the `prometheus` package, whose postinst enables and starts a Prometheus server on a
+# systemd host: a test dependency must not leave a server listening on :9090. Debian 13
+# has a `promtool` package of its own (and no promtool in `prometheus`). Either .deb is
+# fetched with `apt-get download` (no maintainer scripts run) and only usr/bin/promtool
 # is unpacked, into build/tools/ of this tree (make clean keeps it); tests find it there.
 # Nothing else of the package lands on the machine. The test group only.
 install_promtool() {
@@ -72,10 +89,12 @@ install_promtool() {
 	if "$tools/promtool" --version >/dev/null 2>&1; then
 		return 0
 	fi
+	pkg=$(promtool_package)
 	tmp=$(mktemp -d)
 	chown _apt "$tmp" 2>/dev/null || true # apt-get download writes as _apt
-	(cd "$tmp" && apt-get download -qq prometheus) || { rm -rf "$tmp"; return 1; }
-	dpkg-deb --fsys-tarfile "$tmp"/prometheus_*.deb | tar -x -C "$tmp" ./usr/bin/promtool
+	(cd "$tmp" && apt-get download -qq "$pkg") || { rm -rf "$tmp"; return 1; }
+	dpkg-deb --fsys-tarfile "$tmp/${pkg}"_*.deb | tar -x -C "$tmp" ./usr/bin/promtool ||
+		{ echo "deps: no ./usr/bin/promtool in $pkg's package" >&2; rm -rf "$tmp"; return 1; }
 	mkdir -p "$tools"
 	install -m 0755 "$tmp/usr/bin/promtool" "$tools/promtool"
 	rm -rf "$tmp"

@@ -69,21 +69,21 @@ R=$tmp/a/bench/RESULTS.md
 T=$tmp/a/bench/results/targets.csv
 check "the default is the policy with the lowest geometric mean (adaptive)" \
 	test "$(cat "$tmp/a/bench/results/default-policy.txt")" = adaptive
-check "targets.csv has the header of issue 12" test "$(head -n 1 "$T")" = "swap,workload,setting,ratio,low,high"
+check "targets.csv has the header of issue 12, the LRU first (issue 45)" test "$(head -n 1 "$T")" = "lru,swap,workload,setting,ratio,low,high"
 check "targets.csv: ck's p99 is twice the best static's, interval 0.98/1.02 .. 1.02/0.98 of it" \
-	grep -qx 'disk,responsiveness,daemon ck,2.0000,1.9216,2.0816' "$T"
-check "targets.csv: the same on zram, its own swap mode" grep -qx 'zram,responsiveness,daemon ck,2.0000,1.9216,2.0816' "$T"
+	grep -qx 'classic,disk,responsiveness,daemon ck,2.0000,1.9216,2.0816' "$T"
+check "targets.csv: the same on zram, its own swap mode" grep -qx 'classic,zram,responsiveness,daemon ck,2.0000,1.9216,2.0816' "$T"
 check "targets.csv: the best static value is 1, a throughput counts inverted (phased: the worse phase)" \
-	bash -c "grep -qx 'disk,responsiveness,static 100,1.0000,1.0000,1.0000' '$T' && grep -qx 'disk,phased,static 200,3.0000,2.8824,3.1224' '$T'"
+	bash -c "grep -qx 'classic,disk,responsiveness,static 100,1.0000,1.0000,1.0000' '$T' && grep -qx 'classic,disk,phased,static 200,3.0000,2.8824,3.1224' '$T'"
 # The 8 settings that run everywhere, and the switch on phased only (so no geometric mean).
 check "targets.csv: one row per swap mode, workload and setting, plus the geometric means" \
 	test "$(grep -c . "$T")" = $((1 + 2 * (4 + 1) * 8 + 2))
 check "targets.csv: the switch's row, phased only" \
-	bash -c "grep -qx 'disk,phased,switch 200 then 60,1.0500,1.0088,1.0929' '$T' && test \$(grep -c 'switch 200 then 60' '$T') = 2"
+	bash -c "grep -qx 'classic,disk,phased,switch 200 then 60,1.0500,1.0088,1.0929' '$T' && test \$(grep -c 'switch 200 then 60' '$T') = 2"
 check "targets.csv: the shipped default is 'daemon default', with its geometric mean" \
-	grep -q '^zram,geomean,daemon default,1\.12' "$T"
+	grep -q '^classic,zram,geomean,daemon default,1\.12' "$T"
 check "against60.csv: the same header, static 60 is 1" \
-	bash -c "head -n 1 '$tmp/a/bench/results/against60.csv' | grep -qx 'swap,workload,setting,ratio,low,high' && grep -qx 'disk,dirtier,static 60,1.0000,1.0000,1.0000' '$tmp/a/bench/results/against60.csv'"
+	bash -c "head -n 1 '$tmp/a/bench/results/against60.csv' | grep -qx 'lru,swap,workload,setting,ratio,low,high' && grep -qx 'classic,disk,dirtier,static 60,1.0000,1.0000,1.0000' '$tmp/a/bench/results/against60.csv'"
 check "the best static row says best" grep -q '^| static 100 | 3 | 15 | 0.02 | 1.00 \[1.00-1.00\] | best |' "$R"
 check "a real loss: interval above 1, called worse" \
 	grep -q '^| daemon ck | 3 | 30 | 0.02 | 2.00 \[1.92-2.08\] | \*\*worse\*\* (interval above 1) |' "$R"
@@ -174,6 +174,54 @@ check "a quick run leaves the README headline alone" grep -q 'OLD HEADLINE' "$tm
 mkdir -p "$tmp/e/raw"
 check "no runs is an error" bash -c "! python3 '$root/bench/report.py' '$tmp/e/raw' '$tmp/e/bench'"
 
+# --- two LRUs (issue 45): each LRU and swap mode on its own, with its own statics ----------------
+# benchreport/synth.py's lrus: dirtier only, the classic LRU's best static 200 on both swap modes,
+# the multi-gen LRU's 60 on disk and 199 on zram; static 200 on zram under the multi-gen LRU has
+# one run that the OOM killer ended after 20 s, having printed a figure of 1 s.
+mkdir -p "$tmp/l/bench"
+(cd "$root/bench" && python3 -m benchreport.synth "$tmp/l/raw" lrus)
+python3 "$root/bench/report.py" "$tmp/l/raw" "$tmp/l/bench" >"$tmp/l/out" 2>&1 || { cat "$tmp/l/out"; exit 1; }
+LR=$tmp/l/bench/RESULTS.md
+LT=$tmp/l/bench/results/targets.csv
+check "lru: targets.csv names the LRU of every row, classic or mglru" \
+	bash -c "test \$(tail -n +2 '$LT' | grep -vc '^classic,\|^mglru,') = 0 && grep -q '^classic,' '$LT' && grep -q '^mglru,' '$LT'"
+check "lru: each LRU and swap mode has its own best static (classic 200; mglru 60 on disk, 199 on zram)" \
+	bash -c "grep -qx 'classic,disk,dirtier,static 200,1.0000,1.0000,1.0000' '$LT' &&
+		grep -qx 'classic,zram,dirtier,static 200,1.0000,1.0000,1.0000' '$LT' &&
+		grep -qx 'mglru,disk,dirtier,static 60,1.0000,1.0000,1.0000' '$LT' &&
+		grep -qx 'mglru,zram,dirtier,static 199,1.0000,1.0000,1.0000' '$LT'"
+check "lru: the ratios are to that LRU's best (mglru: static 200 is 2x 60 on disk; classic: 60 is 1.2x 200)" \
+	bash -c "grep -qx 'mglru,disk,dirtier,static 200,2.0000,1.9216,2.0816' '$LT' &&
+		grep -qx 'classic,disk,dirtier,static 60,1.2000,1.1529,1.2490' '$LT' &&
+		grep -qx 'classic,zram,dirtier,static 180,1.1333,1.0889,1.1796' '$LT'"
+check "lru: only the statics that ran: 180 on zram, 100 on disk, 199 under mglru only" \
+	bash -c "! grep -q '^classic,.*static 199' '$LT' && ! grep -q ',zram,.*static 100,' '$LT' && ! grep -q ',disk,.*static 180,' '$LT'"
+check "lru: a geometric mean per LRU and swap mode" \
+	bash -c "test \$(grep -c ',geomean,daemon default,' '$LT') = 4 && grep -qx 'mglru,zram,geomean,daemon default,1.2917,1.2410,1.3444' '$LT'"
+check "lru: summary.csv has it too" \
+	bash -c "head -n 1 '$tmp/l/bench/results/summary.csv' | grep -q '^lru,swap,workload,metric,' && grep -q '^mglru,zram,dirtier,dirtier_total_s,static 199,3,12.0000,0.0200,11.7600,12.2400,static 199,1.0000,' '$tmp/l/bench/results/summary.csv'"
+check "lru: against60.csv has the LRU column too" \
+	bash -c "head -n 1 '$tmp/l/bench/results/against60.csv' | grep -qx 'lru,swap,workload,setting,ratio,low,high' && grep -qx 'mglru,zram,dirtier,static 60,1.0000,1.0000,1.0000' '$tmp/l/bench/results/against60.csv'"
+check "lru: RESULTS.md has a section, a targets table and a headline line per LRU and swap mode" \
+	bash -c "for t in 'disk swap, classic LRU' 'zram swap, classic LRU' 'disk swap, multi-gen LRU' 'zram swap, multi-gen LRU'; do
+		grep -qx \"## Results per workload: \$t\" '$LR' && grep -qx \"\\*\\*\$t\\*\\*\" '$LR' && grep -q \"^- \\*\\*\$t\\*\\*: against the kernel\" '$LR' || exit 1; done"
+check "lru: a table lists only the settings of its LRU and swap mode" \
+	bash -c "sed -n '/^## Results per workload: zram swap, classic LRU/,/^## /p' '$LR' | grep -q '^| static 180 | 3 |' &&
+		! sed -n '/^## Results per workload: zram swap, classic LRU/,/^## /p' '$LR' | grep -q '^| static 199 \\|^| static 100 '"
+check "lru: a bar chart per LRU and swap mode" \
+	png "$tmp/l/bench/plots/"{bar-disk-dirtier-dirtier_total_s,bar-zram-dirtier-dirtier_total_s,bar-mglru-disk-dirtier-dirtier_total_s,bar-mglru-zram-dirtier-dirtier_total_s}.png
+check "lru: What ran names each LRU with its kernel, as the guest recorded them" \
+	grep -q '^| LRU | disk swap, multi-gen LRU and zram swap, multi-gen LRU: mglru (lru_gen/enabled 0x0007), kernel 6.12.57+deb13-amd64; disk swap, classic LRU and zram swap, classic LRU: classic (lru_gen/enabled 0x0000), kernel 6.12.57+deb13-amd64' "$LR"
+check "lru: a run the OOM killer ended counts as at least the time limit, its own figure ignored" \
+	grep -q '^| static 200 | 3 (1 ended by the OOM killer: at least the time limit) | 30 | ' "$LR"
+check "lru: the OOM-killed run is listed as a problem, and the method says how it counts" \
+	bash -c "grep -q '^- mglru-zram dirtier static 200 rep 3: rc 137, oom-kill rc=137; ended by the OOM killer after 20 s: counts as at least the time limit, 180 s' '$LR' &&
+		grep -q 'A run the OOM killer ended .* counts the same way, with its boot.s time limit as its time' '$LR'"
+check "lru: raw results without an LRU are the classic LRU's (targets.csv), titles unchanged" \
+	bash -c "grep -q '^classic,disk,' '$T' && ! grep -q '^mglru,' '$T' && grep -qx '## Results per workload: disk swap' '$R'"
+check "lru: the committed run (Debian 12) says its LRU is classic, on kernel 6.1" \
+	grep -q '^| LRU | disk swap and zram swap: classic: not recorded by the guest, kernel 6\.1\.' "$root/bench/RESULTS.md"
+
 # --- the committed run measured what ships ------------------------------------
 # shipped_ok ROOT: ROOT/bench/results/configs/shipped.conf, the configuration the
 # row "daemon default" ran with, sets what ROOT/conf/autoswappiness.conf sets: the same key
@@ -256,6 +304,36 @@ check "run.sh: BENCH_DISKS=ram passes the check" runsh "" BENCH_DISKS=ram
 check "run.sh: BENCH_KEEP_HOT=yes is refused" runsh "BENCH_KEEP_HOT must be 0 or 1, not 'yes'" BENCH_KEEP_HOT=yes
 check "run.sh: BENCH_WASHOUT=2 is refused" runsh "BENCH_WASHOUT must be 0 or 1, not '2'" BENCH_WASHOUT=2
 check "run.sh: BENCH_WASHOUT=0 passes the check" runsh "" BENCH_WASHOUT=0
+
+# --- run.sh's LRUs and each LRU and swap mode's statics (issue 45) --------------------------------
+plan() { # EXPECTED VAR=VALUE...: the statics run.sh plans per LRU and swap mode (its first line)
+	local expect=$1 out
+	shift
+	out=$(env "$@" BENCH_REPORT_ONLY=1 BENCH_RAW="$tmp/no-such-run" BENCH_REPORT_DIR="$tmp/runsh-report" \
+		bash "$root/bench/run.sh" 2>/dev/null | head -n 1)
+	[[ $out == "bench: statics per LRU and swap mode: $expect" ]] || { echo "$out"; return 1; }
+}
+check "run.sh: by default 60 and 200 everywhere, 180 on zram, 100 on disk, 199 under mglru, both LRUs" \
+	plan "mglru-disk:60,100,199,200 mglru-zram:60,180,199,200 disk:60,100,200 zram:60,180,200" BENCH_WORKLOADS=dirtier
+check "run.sh: LRU-SWAP names one mode; the switch runs with phased" \
+	plan "disk:60,200to60 zram:60,200,200to60" BENCH_LRU=classic BENCH_STATICS="60 zram:200 mglru-disk:199 200to60" \
+	BENCH_WORKLOADS=phased
+check "run.sh: BENCH_LRU=lru2 is refused" runsh "BENCH_LRU: 'lru2' is neither classic nor mglru" BENCH_LRU=lru2
+check "run.sh: a static for nvme is refused" runsh "BENCH_STATICS: 'nvme:100': before the colon" BENCH_STATICS="60 nvme:100"
+mkdir -p "$tmp/resume-lru"
+printf 'settings=60 200 default\nreps=5\n' >"$tmp/resume-lru/host-info.txt"
+lru_resume() { # EXPECTED-MESSAGE VAR=VALUE...: run.sh resuming $tmp/resume-lru stops with the message
+	local expect=$1 err
+	shift
+	err=$(env "$@" BENCH_RESUME=1 BENCH_REPORT_ONLY=1 BENCH_RAW="$tmp/resume-lru" BENCH_REPORT_DIR="$tmp/runsh-report" \
+		bash "$root/bench/run.sh" 2>&1 >/dev/null) && return 1
+	grep -qF -- "$expect" <<<"$err"
+}
+check "run.sh: resuming a run recorded without an LRU (the Debian 12 run): it is the classic LRU's, mglru refused" \
+	lru_resume "was measured with BENCH_LRU='classic', not 'mglru classic'" BENCH_LRU="mglru classic" BENCH_GUEST=bookworm
+echo "lrus=mglru classic" >>"$tmp/resume-lru/host-info.txt"
+check "run.sh: resuming a two-LRU run with one LRU is refused" \
+	lru_resume "was measured with BENCH_LRU='mglru classic', not 'classic'" BENCH_LRU=classic BENCH_GUEST=bookworm
 
 # --- the order of a boot's runs (bench/order.sh): every setting once a repetition, predecessors even
 order_even() { # REPS SETTING...: every repetition runs each setting once, and how often a setting

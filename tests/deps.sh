@@ -7,6 +7,8 @@
 #   - `make -n run` installs the build group only, `make -n check` the test
 #     group, `make -n bench` the bench group;
 #   - an unknown group, or --list without one, fails with the usage message;
+#   - promtool comes from the `promtool` package where apt has one (Debian 13), from
+#     `prometheus` where not (Debian 12: a fake apt-cache answers for each);
 #   - the README's two commands are `./scripts/deps.sh && make run` and
 #     `./scripts/deps.sh test && make check`, and .ci/run runs exactly the second.
 # DEPS, MAKEFILE, README and CI_RUN name other files, to show that each check can fail.
@@ -76,7 +78,7 @@ for pair in run:build check:test bench:bench; do
 	fi
 done
 
-for args in "bogus" "--list" "--list bogus" "build test"; do
+for args in "bogus" "--list" "--list bogus" "build test" "--promtool-package test"; do
 	rc=0
 	# shellcheck disable=SC2086
 	err=$("$DEPS" $args 2>&1 >/dev/null) || rc=$?
@@ -84,6 +86,22 @@ for args in "bogus" "--list" "--list bogus" "build test"; do
 		ok "scripts/deps.sh $args fails with the usage message (exit $rc)"
 	else
 		not_ok "scripts/deps.sh $args: want a failure and the usage message" "exit $rc: $err"
+	fi
+done
+
+# promtool's package, by what `apt-cache policy promtool` says (nothing: apt has no such name).
+fakebin=$(mktemp -d)
+trap 'rm -rf -- "$fakebin"' EXIT
+for pair in "promtool:promtool:|  Installed: (none)|  Candidate: 2.53.3+ds1-2" \
+	"prometheus:" "prometheus:promtool:|  Installed: (none)|  Candidate: (none)"; do
+	want=${pair%%:*} policy=${pair#*:}
+	printf '#!/bin/sh\nprintf "%%s\\n" "%s" | tr "|" "\\n"\n' "$policy" >"$fakebin/apt-cache"
+	chmod +x "$fakebin/apt-cache"
+	got=$(PATH=$fakebin:$PATH "$DEPS" --promtool-package 2>&1) || got="exit $?: $got"
+	if [[ $got == "$want" ]]; then
+		ok "promtool comes from '$want' when apt-cache policy says '${policy//|/ }'"
+	else
+		not_ok "promtool's package when apt-cache policy says '${policy//|/ }'" "want $want, got $got"
 	fi
 done
 

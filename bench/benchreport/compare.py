@@ -8,7 +8,7 @@ from collections import namedtuple
 from . import model
 from . import stats
 
-Table = namedtuple("Table", "metric best stats vs_best vs60 timeouts capped")
+Table = namedtuple("Table", "metric best stats vs_best vs60 timeouts capped ooms")
 Steady = namedtuple("Steady", "counter median_cv stats vs_best")
 
 
@@ -61,8 +61,9 @@ def metric_table(res, swap, wl, m):
                 for s in d.settings}
     flag = model.CAPPED.get(m.name)
     capped = {s: d.n_flagged(swap, wl, s, flag) if flag else 0 for s in d.settings}
+    ooms = {s: d.n_oom(swap, wl, s) if m.censored else 0 for s in d.settings}
     return Table(m, best, st, compare_by(res, swap, wl, by_rep, m.lower, best),
-                 compare_by(res, swap, wl, by_rep, m.lower, ref60), timeouts, capped)
+                 compare_by(res, swap, wl, by_rep, m.lower, ref60), timeouts, capped, ooms)
 
 
 def steadiest(res, swap, wl, table):

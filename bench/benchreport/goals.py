@@ -81,7 +81,7 @@ def _reason(data, res, swap, wl, setting, caps):
         return (f": {where}the same cap, at {top} for {_pct(at_top)} of the time"
                 + (f" and above it for {_pct(above)}" if above else "") + f", where {best} is best")
     caps.add(top)
-    whose = (f"max = auto allows on {model.SWAP_TITLES.get(swap, swap)}" if data.max_is_auto(setting)
+    whose = (f"max = auto allows on {data.title(swap)}" if data.max_is_auto(setting)
              else f"max = {top} sets")
     cost = ""
     if wl == "phased":
@@ -203,7 +203,7 @@ def lines(data, res, rows, rows60, checks, setting="default"):
             continue
         mine = {r["workload"]: r for r in rows if r["swap"] == swap and r["setting"] == lbl}
         mine60 = {r["workload"]: r for r in rows60 if r["swap"] == swap and r["setting"] == lbl}
-        out.append(f"- **{model.SWAP_TITLES.get(swap, swap)}**:")
+        out.append(f"- **{data.title(swap)}**:")
         if "b" in cs:
             out.append("  - " + _mean(cs["b"], mine[GEOMEAN], len(data.workloads)))
         if "a" in cs:

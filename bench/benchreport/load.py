@@ -41,8 +41,14 @@ def unmapped_under(cached, buffers, mapped, shmem, memtotal, pct):
 
 
 def _normalise(r):
-    """Rows of older runs: disk swap, PSI in ms, no configuration column."""
+    """Rows of older runs: disk swap, PSI in ms, no configuration column, no LRU (the classic
+    one: Debian 12's kernel 6.1 boots with the multi-gen LRU off). The swap column becomes the
+    run's mode (model.mode_key: the LRU with the swap mode); the device's name stays in
+    swap_device."""
     r.setdefault("swap", "disk")
+    r["lru"] = r.get("lru") or "classic"
+    r["swap_device"] = r["swap"]
+    r["swap"] = model.mode_key(r["lru"], r["swap"])
     r.setdefault("daemon_config", "")
     for k in ("some", "full"):
         if f"psi_{k}_us" not in r and fnum(r.get(f"psi_{k}_ms")) is not None:
@@ -73,6 +79,7 @@ class Data:
         self.metrics = {}
         for m in read_csv(os.path.join(rdir, "metrics.csv")):
             m.setdefault("swap", "disk")
+            m["swap"] = model.mode_key(m.get("lru") or "classic", m["swap"])
             key = (m["swap"], m["workload"], m["setting"], m["rep"])
             v = fnum(m.get("value"))
             # A workload may print a figure twice (its own line and a tool's): the first counts.
@@ -84,7 +91,10 @@ class Data:
         self.switches = [s for s in self.settings if model.is_switch(s)]
         self.daemons = [s for s in self.settings if not model.is_static(s) and not model.is_switch(s)]
         present = {(r["swap"], r["workload"]) for r in self.runs}
-        order = self.host.get("swap_modes", "disk zram").split()
+        # Each LRU's swap modes, in the order of the run's LRUs (host-info's lrus; none
+        # recorded: the classic LRU only).
+        order = [model.mode_key(lru, sw) for lru in self.host.get("lrus", "classic").split()
+                 for sw in self.host.get("swap_modes", "disk zram").split()]
         self.swaps = [s for s in order if any(p[0] == s for p in present)]
         wls = self.host.get("workloads", "").split() or list(model.METRICS)
         self.workloads = [w for w in wls if any(p[1] == w for p in present)]
@@ -96,7 +106,8 @@ class Data:
         for f in sorted(os.listdir(self.rdir)):
             if f.startswith("guest-info-"):
                 kv = read_kv(os.path.join(self.rdir, f))
-                self.guest.setdefault(kv.get("guest_swap_mode", "disk"), {}).update(kv)
+                mode = model.mode_key(kv.get("guest_lru", "classic"), kv.get("guest_swap_mode", "disk"))
+                self.guest.setdefault(mode, {}).update(kv)
         cdir = os.path.join(self.rdir, "configs")
         if os.path.isdir(cdir):
             for f in sorted(os.listdir(cdir)):
@@ -104,9 +115,33 @@ class Data:
                     with open(os.path.join(cdir, f)) as fh:
                         self.configs[f[:-5]] = fh.read()
 
-    def settings_of(self, wl):
-        """The settings run on workload wl (a switch runs on phased only), in the run's order."""
-        return [s for s in self.settings if model.runs_on(s, wl)]
+    def lru_named(self):
+        """Whether the run recorded its LRU (host-info's lrus): its titles then name it."""
+        return "lrus" in self.host
+
+    def title(self, mode):
+        """'disk swap', or in a run that recorded its LRU 'disk swap, classic LRU'."""
+        return model.mode_title(mode, self.lru_named())
+
+    def lru_of(self, mode):
+        """What the guest of a mode's boots said of its LRU and kernel: 'classic (lru_gen/enabled
+        0x0000), kernel 6.12.57+deb13-amd64', or for raw results from before the guest recorded
+        it 'classic: not recorded by the guest, kernel 6.1.0-50-amd64 (...)'."""
+        g = self.guest.get(mode, {})
+        lru, _ = model.split_mode(mode)
+        kernel = g.get("guest_kernel", "?")
+        if "guest_lru" not in g:
+            why = " (Debian 12's kernel 6.1 boots with the multi-gen LRU off)" if kernel.startswith("6.1.") else ""
+            return f"{lru}: not recorded by the guest, kernel {kernel}{why}"
+        return f"{g['guest_lru']} (lru_gen/enabled {g.get('guest_lru_gen_enabled', '?')}), kernel {kernel}"
+
+    def settings_of(self, wl, swap=None):
+        """The settings run on workload wl (a switch runs on phased only), in the run's order;
+        with swap (a mode), only those the run planned there (host-info's mode_settings: each
+        LRU and swap mode has its own statics; without it, every setting)."""
+        planned = dict(x.split(":", 1) for x in self.host.get("mode_settings", "").split() if ":" in x)
+        there = planned[swap].split(",") if swap in planned else self.settings
+        return [s for s in self.settings if model.runs_on(s, wl) and s in there]
 
     def key(self, r):
         return (r["swap"], r["workload"], r["setting"], r["rep"])
@@ -121,6 +156,21 @@ class Data:
         w = fnum(r.get("wall_s"))
         return w is not None and ("timeout" in r["note"] or (r["rc"] in ("137", "143") and w >= self.run_timeout))
 
+    def ok(self, r):
+        """Exited 0, and no OOM kill in it."""
+        return r["rc"] == "0" and not self.oom_killed(r)
+
+    def oom_killed(self, r):
+        """Ended by the OOM killer (the guest noted a kill in the run: oom-kill): a failed run.
+        It counts as a run killed at the time limit does, with the boot's limit as its time:
+        the work did not finish, and a setting whose runs the OOM killer ends must not look
+        better for it than one whose runs take the whole limit."""
+        return "oom-kill" in r["note"].split()
+
+    def limit_of(self, r):
+        """The time limit per run of the boot a run was measured in (run_timeouts)."""
+        return self.run_timeouts().get(f"{r['workload']}/{r['swap']}") or self.run_timeout
+
     def by_rep(self, swap, wl, setting, metric, censored=False):
         """{rep: value} of the metric in each run that exited 0; of a run killed at the time
         limit, its wall time with censored (a lower bound), or what it reported until then for
@@ -128,7 +178,10 @@ class Data:
         out = {}
         for r in self.runs_of(swap, wl, setting):
             x = self.metrics.get(self.key(r), {}).get(metric)
-            if r["rc"] == "0" or (self.timed_out(r) and metric in model.UNTIL_TIMEOUT):
+            if self.oom_killed(r):
+                if censored:  # the OOM killer ended it: at least the time limit (oom_killed)
+                    out[r["rep"]] = max(fnum(r.get("wall_s")) or 0.0, self.limit_of(r))
+            elif r["rc"] == "0" or (self.timed_out(r) and metric in model.UNTIL_TIMEOUT):
                 if x is not None:
                     out[r["rep"]] = x
             elif censored and self.timed_out(r):
@@ -140,14 +193,14 @@ class Data:
 
     def counter_by_rep(self, swap, wl, setting, col):
         return {r["rep"]: float(r[col]) for r in self.runs_of(swap, wl, setting)
-                if r["rc"] == "0" and fnum(r.get(col)) is not None}
+                if self.ok(r) and fnum(r.get(col)) is not None}
 
     def writes_per_min(self, swap, wl, setting):
         """The daemon's writes per minute of each run that exited 0 (none for a static value)."""
         out = []
         for r in self.runs_of(swap, wl, setting):
             w, t = fnum(r.get("daemon_writes")), fnum(r.get("wall_s"))
-            if r["rc"] == "0" and w is not None and t:
+            if self.ok(r) and w is not None and t:
                 out.append(w * 60 / t)
         return out
 
@@ -156,10 +209,13 @@ class Data:
 
     def counter_values(self, swap, wl, setting, col):
         return [float(r[col]) for r in self.runs_of(swap, wl, setting)
-                if r["rc"] == "0" and fnum(r.get(col)) is not None]
+                if self.ok(r) and fnum(r.get(col)) is not None]
 
     def n_timeouts(self, swap, wl, setting):
-        return sum(1 for r in self.runs_of(swap, wl, setting) if self.timed_out(r))
+        return sum(1 for r in self.runs_of(swap, wl, setting) if self.timed_out(r) and not self.oom_killed(r))
+
+    def n_oom(self, swap, wl, setting):
+        return sum(1 for r in self.runs_of(swap, wl, setting) if self.oom_killed(r))
 
     def n_flagged(self, swap, wl, setting, flag):
         """Runs of a setting whose metric flag is 1."""
@@ -215,7 +271,7 @@ class Data:
         """(run, tag) of the setting's runs that count (exited 0 or killed at the time limit):
         tag names their logs/ and ts/ files."""
         for r in self.runs_of(swap, wl, setting):
-            if r["rc"] == "0" or self.timed_out(r):
+            if self.ok(r) or (self.timed_out(r) and not self.oom_killed(r)):
                 yield r, f"{wl}-{setting}-{r['rep']}"
 
     def windows(self, swap, r, tag, mark=None):

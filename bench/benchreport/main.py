@@ -37,10 +37,11 @@ def copy_raw(rdir, results):
 
 
 def write_summary(res, path):
-    """Every metric of every workload and swap mode: summary.csv."""
+    """Every metric of every workload, swap mode and LRU: summary.csv (the LRU and the swap
+    mode in columns of their own, as in targets.csv)."""
     with open(path, "w", newline="") as f:
         w = csv.writer(f, lineterminator="\n")
-        w.writerow(["swap", "workload", "metric", "setting", "n", "median", "cv", "min", "max", "best_static",
+        w.writerow(["lru", "swap", "workload", "metric", "setting", "n", "median", "cv", "min", "max", "best_static",
                     "ratio_to_best", "low", "high", "ratio_to_static60", "low60", "high60"])
         for (swap, wl), tables in res.tables.items():
             for t in tables:
@@ -48,8 +49,9 @@ def write_summary(res, path):
                     x, rb, r60 = t.stats[s], t.vs_best[s], t.vs60[s]
                     if not x.n:
                         continue
-                    w.writerow([swap, wl, t.metric.name, model.label(s), x.n, csv_num(x.med), csv_num(x.cv),
-                                csv_num(x.lo), csv_num(x.hi), model.label(t.best)]
+                    w.writerow(list(model.split_mode(swap))
+                               + [wl, t.metric.name, model.label(s), x.n, csv_num(x.med), csv_num(x.cv),
+                                  csv_num(x.lo), csv_num(x.hi), model.label(t.best)]
                                + [csv_num(v) for v in (rb[:3] if rb else (None,) * 3)]
                                + [csv_num(v) for v in (r60[:3] if r60 else (None,) * 3)])
 

@@ -88,13 +88,25 @@ def _nice_words(h):
             "value counts only within its session, and other sessions took an equal share)")
 
 
+def _lrus(data):
+    """{what the guest said of its LRU and kernel (load.Data.lru_of): [modes]}, in the run's order."""
+    out = {}
+    for m in data.swaps:
+        out.setdefault(data.lru_of(m), []).append(m)
+    return out
+
+
 def what_ran(data):
     h, g = data.host, data.guest
     g0 = g.get("disk") or next(iter(g.values()), {})
+    # One description per swap device (the LRUs share them); the first mode that has it.
+    devs = {}
+    for m in data.swaps:
+        devs.setdefault(model.split_mode(m)[1], m)
     swap_desc = "; ".join(
-        f"{s}: {g.get(s, {}).get('guest_swap', '?').strip()}"
-        + (f" ({g[s].get('guest_zram_algorithm', '?')}, {h.get('zram_mb', '?')} MiB: the disk swap's size)" if s == "zram" and s in g else
-           " on a virtual disk" if s == "disk" else "") for s in data.swaps)
+        f"{s}: {g.get(m, {}).get('guest_swap', '?').strip()}"
+        + (f" ({g[m].get('guest_zram_algorithm', '?')}, {h.get('zram_mb', '?')} MiB: the disk swap's size)" if s == "zram" and m in g else
+           " on a virtual disk" if s == "disk" else "") for s, m in devs.items())
     rows = [
         ("run", f"{h.get('started', '?')} to {h.get('finished', '?')}, {int(float(h.get('runtime_s', '0'))) // 60} min, "
                 f"commit {h.get('commit', '?')}"),
@@ -114,6 +126,9 @@ def what_ran(data):
         ("guest", f"{g0.get('guest_os', '?')}, kernel {g0.get('guest_kernel', '?')}, {h.get('vm_mem_mb', '?')} MB RAM "
                   f"(MemTotal {int(g0.get('guest_memtotal_kib', '0')) // 1024} MiB), zswap {g0.get('guest_zswap', '?')}, "
                   f"THP {g0.get('guest_thp', '?')}"),
+        ("LRU", "; ".join(f"{' and '.join(data.title(m) for m in ms)}: {w}" for w, ms in _lrus(data).items())
+         + ("; switched through /sys/kernel/mm/lru_gen/enabled at the start of each boot, before its runs"
+            if data.lru_named() else "")),
         ("swap", swap_desc),
         ("disks", f"root, swap and data disk share one qemu throttle group of {h.get('disk_mbps', '?')} MB/s (read+write): one slow disk"
          + ("; their images in the host's RAM (a tmpfs, BENCH_DISKS=ram), so the throttle alone sets their speed"
@@ -191,8 +206,13 @@ def method(data):
             "- **same** only when the interval includes 1; **worse** / **better** when it lies above / below 1.",
             "- The **headline figure** of a workload is its first metric (phased: the worse of phase 1's time and phase 2's "
             "time for the fixed work, replicate by replicate); **geomean** is the geometric mean over the workloads.",
-            "- The best static value is chosen by the medians; its own row is 1 by definition.",
-            "- A run killed at the time limit counts its wall time as a lower bound of the time metrics.\n"]
+            "- The best static value is chosen by the medians"
+            + (", among the static values that ran on that swap mode and LRU (each LRU has its own tables and its own "
+               "best)" if data.lru_named() else "") + "; its own row is 1 by definition.",
+            "- A run killed at the time limit counts its wall time as a lower bound of the time metrics."
+            " A run the OOM killer ended (the kernel's oom_kill count rose during it) failed: it counts the same way, "
+            "with its boot's time limit as its time (at least), and gives no other figure, so that a setting whose runs "
+            "the OOM killer ends never looks better for it.\n"]
 
 
 def _words(r):
@@ -217,7 +237,7 @@ def plain_headline(data, rows, rows60):
            "phases) under the default, divided by the same under the other setting, as a geometric mean over the "
            f"{len(data.workloads)} workload{'' if len(data.workloads) == 1 else 's'}; below 1 the default is better.\n"]
     for swap in data.swaps:
-        out.append(f"- **{model.SWAP_TITLES.get(swap, swap)}**: against the kernel's 60, {_words(get(rows60, swap, GEOMEAN))}; "
+        out.append(f"- **{data.title(swap)}**: against the kernel's 60, {_words(get(rows60, swap, GEOMEAN))}; "
                    f"against the best fixed value for each workload, {_words(get(rows, swap, GEOMEAN))}.")
     out += ["", "| workload | " + " | ".join(f"{s}: against 60 | {s}: against the best fixed value" for s in data.swaps) + " |",
             "| --- |" + " --- | --- |" * len(data.swaps)]
@@ -240,7 +260,7 @@ def targets_section(data, rows, choice, geo, checks):
         wls = [w for w in data.workloads + [GEOMEAN] if any(r["workload"] == w for r in mine)]
         order = sorted({r["setting"] for r in mine}, key=lambda s: next(
             (r["ratio"] for r in mine if r["setting"] == s and r["workload"] == GEOMEAN), math.inf))
-        out += [f"**{model.SWAP_TITLES.get(swap, swap)}**\n", "| setting | " + " | ".join(wls) + " |",
+        out += [f"**{data.title(swap)}**\n", "| setting | " + " | ".join(wls) + " |",
                 "| --- |" + " --- |" * len(wls)]
         for s in order:
             cells = [next((fmt_ci(r["ratio"], r["low"], r["high"]) for r in mine if r["setting"] == s and r["workload"] == w),
@@ -293,7 +313,7 @@ def _knob_line(data, t, swap, wl, setting, first):
     values, n = data.knob_in_window(swap, wl, setting, model.MARKS.get(t.metric.name))
     if not values:
         return f"{name}: no time series of the knob", False
-    topwhy = ((f": max = auto on {model.SWAP_TITLES.get(swap, swap)}" if data.max_is_auto(setting) else f": max = {top}")
+    topwhy = ((f": max = auto on {data.title(swap)}" if data.max_is_auto(setting) else f": max = {top}")
               if first else "")
     reach = (", above the daemon's top" if top is not None and best > top else
              ", the daemon's top" if best == top else "")
@@ -618,7 +638,7 @@ def why_section(data, res, rows, rows60, checks, setting="default"):
         geo = next((c for c in cs if c.key == "b" and not c.met), None)
         if not miss and not geo:
             continue
-        out.append(f"**{model.SWAP_TITLES.get(swap, swap)}** (the daemon read its file there as: "
+        out.append(f"**{data.title(swap)}** (the daemon read its file there as: "
                    f"{data.guest.get(swap, {}).get(f'config_{setting}') or '?'})\n")
         first = True
         for wl, keys in miss.items():
@@ -707,7 +727,7 @@ def refaults_section(data, res):
                 fewest = min(ref, key=ref.get)
                 agree.append(fewest == t.best)
                 name = phase_name(t) if wl == "phased" else wl
-                rows.append(f"| {model.SWAP_TITLES.get(swap, swap)} | {name} | "
+                rows.append(f"| {data.title(swap)} | {name} | "
                             + " | ".join(f"{fmt(t.stats[s].med)} {t.metric.unit}, {fmt(ref[s])}" if s in ref else "n/a"
                                          for s in data.statics)
                             + f" | {t.best} | {fewest}{'' if fewest == t.best else ' (**not the best**)'} |")
@@ -739,7 +759,7 @@ def metric_table(data, res, swap, wl, t):
     if sd:
         cols += f" {sd.counter.label} | CV | / best static [95%] |"
     out += [cols, "|" + " --- |" * (cols.count("|") - 1)]
-    for s in data.settings_of(wl):
+    for s in data.settings_of(wl, swap):
         x = t.stats[s]
         if not x.n:
             out.append(f"| {model.label(s)} | 0 | n/a |" + " |" * (cols.count("|") - 4))
@@ -747,6 +767,7 @@ def metric_table(data, res, swap, wl, t):
         to = (f" ({t.timeouts[s]} timed out: {'at least' if m.censored else 'until the time limit'})"
               if t.timeouts.get(s) else "")
         to += f" ({t.capped[s]} stopped at the wall-time cap: at least)" if t.capped.get(s) else ""
+        to += f" ({t.ooms[s]} ended by the OOM killer: at least the time limit)" if t.ooms.get(s) else ""
         rb, r60 = t.vs_best[s], t.vs60[s]
         v = "best" if s == t.best else verdict_words(stats.verdict(rb))
         row = (f"| {model.label(s)} | {x.n}{to} | {fmt(x.med)} | {fmt_cv(x.cv)} | {fmt_ci(*rb[:3]) if rb else 'n/a'} | {v} | "
@@ -766,7 +787,7 @@ def counters_table(data, res, swap, wl):
            "minute of the run (issue 13: never oscillate).\n",
            "| setting | " + " | ".join(f"{c.label}" + (" s" if c.unit == "s" else "") for c in cols) + " | writes/min |",
            "| --- |" + " --- |" * (len(cols) + 1)]
-    for s in data.settings_of(wl):
+    for s in data.settings_of(wl, swap):
         cells = []
         for c in cols:
             st = res.counters.get((swap, wl, s, c.name)) or stats.Stat(data.counter_values(swap, wl, s, c.name))
@@ -782,7 +803,7 @@ def phase_totals(data, swap):
            "the kernel's counters over each phase, and phase 2's active process's own major faults and blocked time.\n",
            "| setting | " + " | ".join(lbl for _, lbl, _ in model.PHASE_TOTALS) + " |",
            "| --- |" + " --- |" * len(model.PHASE_TOTALS)]
-    for s in data.settings:
+    for s in data.settings_of("phased", swap):
         cells = []
         for name, _, div in model.PHASE_TOTALS:
             st = stats.Stat(data.values(swap, "phased", s, name))
@@ -845,9 +866,9 @@ def probe_samples(data, swap):
 def workload_sections(data, res, bars):
     out = []
     for swap in data.swaps:
-        out.append(f"## Results per workload: {model.SWAP_TITLES.get(swap, swap)}\n")
+        out.append(f"## Results per workload: {data.title(swap)}\n")
         for wl in data.workloads:
-            out.append(f"### {model.TITLES.get(wl, wl)} ({swap})\n")
+            out.append(f"### {model.TITLES.get(wl, wl)} ({data.title(swap) if data.lru_named() else swap})\n")
             for t in res.tables.get((swap, wl), []):
                 out += metric_table(data, res, swap, wl, t)
                 if (swap, wl, t.metric.name) in bars:
@@ -992,10 +1013,12 @@ def problems(data):
            "A run that exited non-zero gives no figures, but one killed at the time limit counts its wall time as a lower "
            "bound of the time metrics:\n"]
     for r in bad:
-        killed = data.timed_out(r)
+        killed = data.timed_out(r) and not data.oom_killed(r)
         out.append(f"- {r['swap']} {r['workload']} {model.label(r['setting'])} rep {r['rep']}: rc {r['rc']}"
                    f"{', ' + r['note'] if r['note'] else ''}"
-                   + (f"; killed at the time limit after {fmt(float(r['wall_s']))} s" if killed else ""))
+                   + (f"; killed at the time limit after {fmt(float(r['wall_s']))} s" if killed else "")
+                   + (f"; ended by the OOM killer after {fmt(float(r['wall_s']))} s: counts as at least the time "
+                      f"limit, {fmt(data.limit_of(r))} s" if data.oom_killed(r) else ""))
     return out + [""]
 
 

@@ -77,6 +77,31 @@ TITLES = {
     "phased": "5. phased: idle anon + hot files, then active anon + cold stream",
 }
 SWAP_TITLES = {"disk": "disk swap", "zram": "zram swap"}
+# The kernel's two page-reclaim LRUs (/sys/kernel/mm/lru_gen/enabled switches between them):
+# the classic two-list LRU and the multi-gen LRU. A run is measured on one LRU and one swap
+# mode; the report keys them as one "mode": the swap mode's name for the classic LRU (so the
+# raw results from before the LRU was recorded, all classic, keep their names) and
+# "mglru-SWAP" for the multi-gen LRU. Each mode has its own tables and its own best static.
+LRUS = ("classic", "mglru")
+LRU_TITLES = {"classic": "classic LRU", "mglru": "multi-gen LRU"}
+
+
+def mode_key(lru, swap):
+    """The report's key of a swap mode on an LRU: 'disk', 'mglru-disk'."""
+    return swap if lru in ("", "classic") else f"{lru}-{swap}"
+
+
+def split_mode(key):
+    """(lru, swap) of a mode_key."""
+    lru, _, swap = key.rpartition("-")
+    return (lru or "classic"), swap
+
+
+def mode_title(key, named):
+    """'disk swap', or with named (a run that recorded its LRU) 'disk swap, classic LRU'."""
+    lru, swap = split_mode(key)
+    t = SWAP_TITLES.get(swap, swap)
+    return f"{t}, {LRU_TITLES.get(lru, lru)}" if named else t
 
 # Kernel counters of each run (runs.csv): column, label, divisor to the shown unit, unit.
 Counter = namedtuple("Counter", "name label div unit")
@@ -106,7 +131,7 @@ PHASE_TOTALS = [
 
 # Why bench/run.sh runs only static 60 and 200 by default (BENCH_STATICS brings others back).
 OTHER_STATICS_NOTE = (
-    "Static 0, 10 and 100 are not run by default. In the 5-repetition run of 2026-11-30 (disk swap) the best static "
+    "Static 0, 10 and 100 were not run (bench/run.sh's default then). In the 5-repetition run of 2026-11-30 (disk swap) the best static "
     "value of every workload was 60 or 200, except phase 2 of phased where 0 to 100 tie (at most about 2 swap-ins a "
     "second at 60 or 100, against 0); wherever 100 came within 5% of the best (compile 1.01, dirtier 1.04), 60 or 200 "
     "did too; 10 was 1.02-19.9 times the best and 0 1.41-313 times (and took 2-4 times as long a run). Leaving "

@@ -26,7 +26,7 @@ def bar(data, swap, wl, t, pdir, tmp):
     name = f"bar-{swap}-{wl}-{t.metric.name}.png"
     dat = os.path.join(tmp, name + ".dat")
     with open(dat, "w") as f:
-        for i, s in enumerate(data.settings_of(wl)):
+        for i, s in enumerate(data.settings_of(wl, swap)):
             x = t.stats[s]
             if x.n:
                 colour = 1 if model.is_static(s) or model.is_switch(s) else 3 if s == "default" else 2
@@ -36,7 +36,7 @@ def bar(data, swap, wl, t, pdir, tmp):
     unit, m = t.metric.unit, t.metric
     gnuplot(f"""{TERM.format(w=800, h=400)}
 set output "{os.path.join(pdir, name)}"
-set title "{wl}, {model.SWAP_TITLES.get(swap, swap)}: {m.label} ({unit}, {'lower' if m.lower else 'higher'} is better{', log scale' if log else ''})\\nmedian of {max(t.stats[s].n for s in data.settings)} runs, whiskers min-max" noenhanced
+set title "{wl}, {data.title(swap)}: {m.label} ({unit}, {'lower' if m.lower else 'higher'} is better{', log scale' if log else ''})\\nmedian of {max(t.stats[s].n for s in data.settings)} runs, whiskers min-max" noenhanced
 set style fill solid 0.7 border -1
 set boxwidth 0.6
 {'set logscale y' if log else 'set yrange [0:*]'}
@@ -79,7 +79,7 @@ def summary(data, rows, pdir, tmp):
             style = (f"pt {7 if s == 'daemon default' else 5} ps 1.6 lw 2" if big else "pt 6 ps 0.8 lw 1")
             shown = s + (" (shipped)" if s == "daemon default" else " (kernel default)" if big else "")
             plots.append(f'"{dat}" using 1:2:3:4 with yerrorbars {style} title "{shown}"')
-        script.append(f'set title "{model.SWAP_TITLES.get(swap, swap)}: each setting against the best static value '
+        script.append(f'set title "{data.title(swap)}: each setting against the best static value '
                       f'of the workload (1 = as good; below 1 better), 95% intervals"')
         script.append("plot " + ", ".join(plots) + ', 1 with lines lc rgb "gray" dt 2 notitle')
     script.append("unset multiplot")
@@ -104,7 +104,7 @@ def _ts_dat(rows, t0, path):
 def ts(data, swap, wl, setting, pdir, tmp):
     """The value the knob held, with free memory, free swap, page cache and PSI, in the first
     repetition of a setting. Returns the PNG's name, or None."""
-    runs = [r for r in data.runs_of(swap, wl, setting) if r["rc"] == "0"]
+    runs = [r for r in data.runs_of(swap, wl, setting) if data.ok(r)]
     if not runs:
         return None
     run = min(runs, key=lambda r: int(r["rep"]) if r["rep"].isdigit() else 99)
@@ -124,7 +124,7 @@ def ts(data, swap, wl, setting, pdir, tmp):
     name = f"ts-{swap}-{tag}.png"
     ok = gnuplot(f"""{TERM.format(w=800, h=640)}
 set output "{os.path.join(pdir, name)}"
-set multiplot layout 3,1 title "{wl}, {model.SWAP_TITLES.get(swap, swap)}, under {model.label(setting)} (repetition {run['rep']}): workload from 0 to {t1 - t0:.0f} s" noenhanced
+set multiplot layout 3,1 title "{wl}, {data.title(swap)}, under {model.label(setting)} (repetition {run['rep']}): workload from 0 to {t1 - t0:.0f} s" noenhanced
 set grid
 {marks}set ylabel "vm.swappiness"
 set yrange [0:210]

@@ -1,13 +1,15 @@
-"""targets.csv and against60.csv: one row per swap mode, workload and setting with the
-setting's headline figure against the best static value (or static 60) of the same workload
-and swap mode, lower is better, and its 95% interval; phased counts its worse phase. The rows
-with workload "geomean" hold the geometric mean over the workloads of that swap mode."""
+"""targets.csv and against60.csv: one row per LRU, swap mode, workload and setting with the
+setting's headline figure against the best static value (or static 60) of the same workload,
+swap mode and LRU, lower is better, and its 95% interval; phased counts its worse phase. The
+rows with workload "geomean" hold the geometric mean over the workloads of that swap mode and
+LRU. The lru column is classic or mglru; in memory (rows, read) a row's swap is the report's
+mode (model.mode_key), as everywhere in the report."""
 import csv
 
 from . import model
 from . import text
 
-HEADER = ["swap", "workload", "setting", "ratio", "low", "high"]
+HEADER = ["lru", "swap", "workload", "setting", "ratio", "low", "high"]
 GEOMEAN = "geomean"
 
 
@@ -31,8 +33,8 @@ def write(path, rows_):
         w = csv.writer(f, lineterminator="\n")
         w.writerow(HEADER)
         for r in rows_:
-            w.writerow([r["swap"], r["workload"], r["setting"], text.csv_num(r["ratio"]),
-                        text.csv_num(r["low"]), text.csv_num(r["high"])])
+            w.writerow(list(model.split_mode(r["swap"])) + [r["workload"], r["setting"], text.csv_num(r["ratio"]),
+                                                             text.csv_num(r["low"]), text.csv_num(r["high"])])
 
 
 def read(path):
@@ -44,5 +46,6 @@ def read(path):
         rd = csv.DictReader(f)
         if rd.fieldnames != HEADER:
             raise ValueError(f"{path}: header {rd.fieldnames}, expected {HEADER}")
-        return [{"swap": r["swap"], "workload": r["workload"], "setting": r["setting"],
-                 "ratio": num(r["ratio"]), "low": num(r["low"]), "high": num(r["high"])} for r in rd]
+        return [{"swap": model.mode_key(r["lru"], r["swap"]), "lru": r["lru"], "workload": r["workload"],
+                 "setting": r["setting"], "ratio": num(r["ratio"]), "low": num(r["low"]), "high": num(r["high"])}
+                for r in rd]

@@ -198,17 +198,22 @@ class Stats(unittest.TestCase):
 class TargetsCsv(unittest.TestCase):
     def test_round_trip_and_exact_header(self):
         rows = [row("disk", "phased", "daemon default", 1.23456, 1.1, 1.3), row("zram", "dirtier", "static 60", 1.0),
-                row("disk", "geomean", "daemon ck", math.inf, 2.0, math.inf)]
+                row("disk", "geomean", "daemon ck", math.inf, 2.0, math.inf),
+                row("mglru-zram", "dirtier", "static 199", 0.9)]
         with tempfile.TemporaryDirectory() as d:
             p = os.path.join(d, "targets.csv")
             targets.write(p, rows)
             with open(p) as f:
-                self.assertEqual(f.readline().strip(), "swap,workload,setting,ratio,low,high")
-                self.assertEqual(f.readline().strip(), "disk,phased,daemon default,1.2346,1.1000,1.3000")
-                self.assertEqual(f.readline().strip(), "zram,dirtier,static 60,1.0000,,")
+                self.assertEqual(f.readline().strip(), "lru,swap,workload,setting,ratio,low,high")
+                self.assertEqual(f.readline().strip(), "classic,disk,phased,daemon default,1.2346,1.1000,1.3000")
+                self.assertEqual(f.readline().strip(), "classic,zram,dirtier,static 60,1.0000,,")
+                f.readline()
+                # The multi-gen LRU's rows: the LRU in its column, the swap mode in its own.
+                self.assertEqual(f.readline().strip(), "mglru,zram,dirtier,static 199,0.9000,,")
             back = targets.read(p)
-            self.assertEqual(back[1], row("zram", "dirtier", "static 60", 1.0))
+            self.assertEqual(back[1], dict(row("zram", "dirtier", "static 60", 1.0), lru="classic"))
             self.assertTrue(math.isinf(back[2]["ratio"]))
+            self.assertEqual(back[3], dict(row("mglru-zram", "dirtier", "static 199", 0.9), lru="mglru"))
             with open(p, "w") as f:
                 f.write("swap,workload,setting,ratio\n")
             with self.assertRaises(ValueError):
@@ -257,6 +262,45 @@ class Load(unittest.TestCase):
             self.assertEqual(len(data.runs_of("disk", "phased", "200to60")), 3)
             md = "\n".join(markdown.what_ran(data))
             self.assertIn("; switch 200 then 60 on phased: static, then the second value written by the workload", md)
+
+
+class TwoLrus(unittest.TestCase):
+    """Issue 45: the LRU is a dimension; raw results without one are the classic LRU's."""
+
+    def test_mode_keys(self):
+        self.assertEqual([model.mode_key(lru, "zram") for lru in ("classic", "", "mglru")],
+                         ["zram", "zram", "mglru-zram"])
+        self.assertEqual([model.split_mode(k) for k in ("disk", "mglru-disk")], [("classic", "disk"), ("mglru", "disk")])
+        self.assertEqual(model.mode_title("mglru-zram", True), "zram swap, multi-gen LRU")
+        self.assertEqual((model.mode_title("disk", True), model.mode_title("disk", False)),
+                         ("disk swap, classic LRU", "disk swap"))
+
+    def test_each_lru_and_swap_mode_on_its_own(self):
+        with tempfile.TemporaryDirectory() as d:
+            synth.generate_lrus(d)
+            data = load.Data(d)
+            self.assertEqual(data.swaps, ["mglru-disk", "mglru-zram", "disk", "zram"])
+            self.assertEqual(data.settings_of("dirtier", "zram"), ["60", "180", "200", "default"])
+            self.assertEqual(data.settings_of("dirtier", "mglru-disk"), ["60", "100", "199", "200", "default"])
+            self.assertEqual(data.values("zram", "dirtier", "199", "dirtier_total_s"), [])
+            self.assertEqual(data.guest["mglru-zram"]["guest_lru"], "mglru")
+            # The OOM-killed run: a failed run, at least the limit (180 s) where censored, else nothing.
+            self.assertEqual(sorted(data.values("mglru-zram", "dirtier", "200", "dirtier_total_s", censored=True)),
+                             [29.4, 30.0, 180.0])
+            self.assertEqual(data.values("mglru-zram", "dirtier", "200", "dirtier_first_s"), [4.9, 5.0])
+            self.assertEqual(data.n_oom("mglru-zram", "dirtier", "200"), 1)
+            self.assertEqual(data.n_timeouts("mglru-zram", "dirtier", "200"), 0)
+            res = compare.compute(data)
+            self.assertEqual({sw: t[0].best for (sw, _), t in res.tables.items()},
+                             {"disk": "200", "zram": "200", "mglru-disk": "60", "mglru-zram": "199"})
+
+    def test_raw_results_without_an_lru_are_classic(self):
+        with tempfile.TemporaryDirectory() as d:
+            synth.generate(d, "adaptive", "0")
+            data = load.Data(d)
+            self.assertEqual({r["lru"] for r in data.runs}, {"classic"})
+            self.assertFalse(data.lru_named())
+            self.assertEqual(data.title("disk"), "disk swap")
 
 
 class Why(unittest.TestCase):

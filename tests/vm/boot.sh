@@ -53,7 +53,7 @@ command -v qemu-system-x86_64 >/dev/null ||
 command -v qemu-img >/dev/null || die "qemu-img not found in PATH: apt-get install qemu-utils"
 
 for f in root.img vmlinuz initrd.img stamp; do
-	[[ -s $imagedir/$f ]] || die "$imagedir/$f is missing or empty: build the image with tests/vm/recipe.sh $imagedir"
+	[[ -s $imagedir/$f ]] || die "$imagedir/$f is missing or empty: build the image with tests/vm/recipe.sh $imagedir SUITE"
 done
 [[ -d $sharedir ]] || die "share directory $sharedir does not exist"
 [[ -f $sharedir/guest.sh ]] || die "$sharedir/guest.sh does not exist: nothing for the guest to run"
@@ -108,7 +108,8 @@ qemu=(qemu-system-x86_64
 	-nic none
 	"$@")
 
-log "booting ($accel, ${cpus} CPUs, ${mem_mb} MB, swap disk ${swap_mb} MB, timeout ${timeout_s} s)"
+suite=$(cat -- "$imagedir/suite" 2>/dev/null || echo unknown)
+log "booting the $suite guest ($accel, ${cpus} CPUs, ${mem_mb} MB, swap disk ${swap_mb} MB, timeout ${timeout_s} s)"
 start=$SECONDS
 TMPDIR=$tmp "${qemu[@]}" </dev/null >"$tmp/qemu.out" 2>&1 &
 qemu_pid=$!

@@ -1,16 +1,20 @@
 #!/bin/bash
-# End-to-end test: builds (or reuses) the Debian 12 guest image, hands the
-# Debian package ($DEB, from `make deb`; make check-vm builds it) to the guest,
-# boots it under qemu and runs tests/vm/guest-e2e.sh there, which installs the
-# package with apt as a user would. Fails loudly without qemu.
+# End-to-end test: builds (or reuses) the guest image of VM_SUITE (trixie, the
+# default: Debian 13, kernel 6.12, multi-gen LRU; or bookworm: Debian 12, kernel
+# 6.1, classic LRU) in $BUILD_DIR/vm/VM_SUITE, hands the Debian package ($DEB,
+# from `make deb`; make check-vm builds it) to the guest, boots it under qemu and
+# runs tests/vm/guest-e2e.sh there, which installs the package with apt as a user
+# would. Fails loudly without qemu.
 set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD_DIR=$(realpath -m "${BUILD_DIR:-$TOP/build}")
-IMAGE=$TOP/build/vm
+SUITE=${VM_SUITE:-trixie}
+IMAGE=$BUILD_DIR/vm/$SUITE
 cd "$TOP"
 
-"$TOP/tests/vm/recipe.sh" "$IMAGE"
+"$TOP/tests/vm/recipe.sh" "$IMAGE" "$SUITE"
+echo "e2e: the $SUITE guest"
 SHARE=$(mktemp -d /tmp/autoswappiness-e2e.XXXXXX)
 trap 'rm -rf "$SHARE"' EXIT
 if [[ -z ${DEB:-} ]]; then
@@ -22,7 +26,9 @@ cc -O2 -Wall -Wextra -o "$SHARE/dirtier" bench/dirtier.c
 cp tests/vm/guest-e2e.sh "$SHARE/guest.sh"
 chmod +x "$SHARE/guest.sh"
 rc=0
+t0=$SECONDS
 VM_MEM_MB=${VM_MEM_MB:-512} VM_TIMEOUT=${VM_TIMEOUT:-1500} "$TOP/tests/vm/boot.sh" "$IMAGE" "$SHARE" || rc=$?
+echo "e2e: the $SUITE guest's boot took $((SECONDS - t0)) s"
 if [ -f "$SHARE/guest.log" ]; then
 	cat "$SHARE/guest.log"
 else

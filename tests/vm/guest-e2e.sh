@@ -38,6 +38,21 @@ active() { [ "$(systemctl is-active $UNIT)" = active ]; }
 journal_since() { journalctl -u $UNIT --no-pager --since "@$1" "${@:2}"; }
 main_pid() { systemctl show -p MainPID --value $UNIT; }
 
+# The guests of tests/vm/recipe.sh boot their kernel's LRU: trixie's 6.12 the multi-gen LRU
+# (CONFIG_LRU_GEN_ENABLED=y), bookworm's 6.1 the classic one (built, off). Each run of this
+# test covers the LRU it names, so a guest that boots the other one must fail it.
+step "the guest's kernel and LRU"
+CODENAME=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
+lru_mode() {
+	local v
+	v=$(cat /sys/kernel/mm/lru_gen/enabled 2>/dev/null) || { echo classic; return; }
+	if (((v) & 1)); then echo mglru; else echo classic; fi
+}
+LRU=$(lru_mode)
+case $CODENAME in trixie) WANT_LRU=mglru ;; bookworm) WANT_LRU=classic ;; *) WANT_LRU="a known suite" ;; esac
+echo "guest: Debian $CODENAME, kernel $(uname -r), lru_gen/enabled $(cat /sys/kernel/mm/lru_gen/enabled 2>/dev/null || echo absent)"
+check "the $CODENAME guest runs the $WANT_LRU LRU as its kernel boots it ($LRU)" test "$LRU" = "$WANT_LRU"
+
 step "install the Debian package with apt (offline: its dependencies are in the image)"
 mkswap /dev/vdb >/dev/null && swapon /dev/vdb
 check "swap is on" grep -q '^/dev/vdb' /proc/swaps
@@ -99,6 +114,10 @@ T1=$(date +%s)
 mem_kib=$(awk '/^MemTotal:/ {print $2}' /proc/meminfo)
 mib=$((mem_kib * 13 / 10 / 1024))
 pswpout0=$(awk '/^pswpout / {print $2}' /proc/vmstat)
+# What the kernel counted during the pressure, for the log: the LRUs count activations apart.
+COUNTERS="pgscan_anon pgscan_file pgsteal_anon pgsteal_file workingset_refault_anon workingset_refault_file workingset_activate_anon workingset_activate_file pswpin pswpout"
+vmstat_of() { awk -v want=" $COUNTERS " 'index(want, " " $1 " ") { printf "%s=%s ", $1, $2 }' /proc/vmstat; }
+vm0=$(vmstat_of)
 $SHARE/dirtier "$mib" 2 >/tmp/dirtier.out 2>&1 &
 dpid=$!
 seen=" $IDLE "
@@ -112,6 +131,11 @@ drc=$?
 cat /tmp/dirtier.out
 echo "values seen during pressure:$seen"
 pswpout1=$(awk '/^pswpout / {print $2}' /proc/vmstat)
+vm1=$(vmstat_of)
+echo "counters during the pressure ($LRU LRU):$(for c in $COUNTERS; do
+	a=$(tr ' ' '\n' <<<"$vm0" | sed -n "s/^$c=//p") b=$(tr ' ' '\n' <<<"$vm1" | sed -n "s/^$c=//p")
+	printf ' %s +%s' "$c" "$((${b:-0} - ${a:-0}))"
+done)"
 check "the dirtier finished (exit $drc)" test $drc = 0
 check "the pressure really swapped ($((pswpout1 - pswpout0)) pages out)" test $((pswpout1 - pswpout0)) -gt 1000
 check "the knob changed under pressure" bash -c "echo '$seen' | grep -qv '^ $IDLE \$'"

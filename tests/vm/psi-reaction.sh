@@ -8,16 +8,17 @@
 # Environment: PSI_VALUES="200 100 50 20", PSI_ROUNDS=4 (spikes per value), PSI_IDLE_S=25
 # (idle seconds counted per round and value), PSI_INTERVAL_MS (interval_ms in the guest; e.g.
 # 60000 leaves the trigger alone to wake the daemon; default: the shipped one), DEB (default: the newest build/deb/*.deb),
-# VM_TIMEOUT (default 3000). OUTDIR (default build/psi-reaction) receives events.tsv,
+# VM_TIMEOUT (default 3000), VM_SUITE (the guest: trixie, the default, or bookworm). OUTDIR (default build/psi-reaction) receives events.tsv,
 # journal.json, guest.log and console.log; tests/vm/psi_reaction.py prints the figures.
 set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-IMAGE=$TOP/build/vm
+SUITE=${VM_SUITE:-trixie}
+IMAGE=$TOP/build/vm/$SUITE
 OUT=$(realpath -m "${1:-$TOP/build/psi-reaction}")
 cd "$TOP"
 
-"$TOP/tests/vm/recipe.sh" "$IMAGE"
+"$TOP/tests/vm/recipe.sh" "$IMAGE" "$SUITE"
 SHARE=$(mktemp -d /tmp/autoswappiness-psi.XXXXXX)
 trap 'rm -rf "$SHARE"' EXIT
 if [[ -z ${DEB:-} ]]; then

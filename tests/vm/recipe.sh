@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
 # shellcheck disable=SC2317 # trap handlers are reached only through trap
-# Build the Debian 12 (bookworm) guest that VM tests and benchmarks boot with boot.sh.
+# Build the Debian guest that VM tests and benchmarks boot with boot.sh.
 #
-#   tests/vm/recipe.sh OUTDIR
+#   tests/vm/recipe.sh OUTDIR [SUITE]
+#
+# SUITE is trixie (Debian 13, kernel 6.12, the multi-gen LRU on at boot; the default) or
+# bookworm (Debian 12, kernel 6.1, the classic LRU). Callers keep one OUTDIR per suite
+# (build/vm/trixie, build/vm/bookworm), so both images coexist.
 #
 # Produces OUTDIR/root.img (raw ext4, sparse), OUTDIR/vmlinuz, OUTDIR/initrd.img and
-# OUTDIR/stamp (the sha256 of this file). When OUTDIR/stamp already matches, it does nothing:
-# everything the image contains is written by this file, so its hash is the cache key.
+# OUTDIR/stamp (the sha256 of this file and SUITE) and OUTDIR/suite. When OUTDIR/stamp already
+# matches, it does nothing: everything the image contains is written by this file for SUITE,
+# so their hash is the cache key.
 # The build happens in OUTDIR/.build.XXXXXX and files are renamed into place with the stamp
 # last, so an interrupted build never leaves an image that looks valid.
 #
@@ -30,13 +35,14 @@ set -euo pipefail
 die() { echo "recipe.sh: error: $*" >&2; exit 1; }
 log() { echo "recipe.sh: $*" >&2; }
 
-[[ $# -eq 1 ]] || die "usage: $0 OUTDIR"
+[[ $# -eq 1 || $# -eq 2 ]] || die "usage: $0 OUTDIR [trixie|bookworm]"
 outdir=$1
+suite=${2:-trixie}
+[[ $suite == trixie || $suite == bookworm ]] || die "unknown suite '$suite': trixie or bookworm"
 self=$(readlink -f -- "${BASH_SOURCE[0]}") || die "cannot resolve path of $0"
-stamp=$(sha256sum -- "$self" | cut -d' ' -f1) || die "cannot hash $self"
+stamp=$({ cat -- "$self" && echo "suite=$suite"; } | sha256sum | cut -d' ' -f1) || die "cannot hash $self"
 
 mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
-suite=bookworm
 packages=(
 	systemd systemd-sysv udev dbus
 	linux-image-amd64 initramfs-tools kmod
@@ -156,6 +162,10 @@ if [[ -d $root/etc/systemd/system/timers.target.wants ]]; then
 	done
 fi
 mask systemd-tmpfiles-clean.timer
+# systemd 256 and later (trixie) mount a tmpfs on /tmp, up to half of RAM: in a 256 MB guest
+# what a test or a workload writes there would take RAM that the measurement is about. /tmp
+# stays on the root disk, as in bookworm.
+mask tmp.mount
 mkdir -p "$root/etc/systemd/journald.conf.d"
 cat >"$root/etc/systemd/journald.conf.d/vm.conf" <<'EOF'
 # The root disk is a snapshot thrown away at power-off: keep the journal in RAM, small, so it
@@ -232,10 +242,15 @@ StandardError=journal+console
 TimeoutStartSec=infinity
 # The harness must survive the tests' OOM kills; vm-test-run resets its child to 0.
 OOMScoreAdjust=-1000
+# An OOM kill of a test's process ends that process, not the harness: systemd's default
+# (OOMPolicy=stop) stops the whole unit at the first kill in it (bench/guest-bench.sh records
+# such a run as failed and goes on with the next).
+OOMPolicy=continue
 
 [Install]
 WantedBy=multi-user.target
 EOF
+mkdir -p "$root/etc/systemd/system/multi-user.target.wants"
 ln -sf /etc/systemd/system/vm-test.service "$root/etc/systemd/system/multi-user.target.wants/vm-test.service"
 
 # --- kernel and initrd ----------------------------------------------------------------------------
@@ -247,10 +262,15 @@ in_root update-initramfs -u -k "$kver" >"$work/initramfs.log" 2>&1 || {
 	cat "$work/initramfs.log" >&2
 	die "update-initramfs -k $kver failed in $root"
 }
+# Modules are .ko in bookworm, .ko.xz in trixie, where virtio_pci is built in.
+in_root lsinitramfs "/boot/initrd.img-$kver" >"$work/initrd.list" 2>"$work/lsinitramfs.log" || {
+	cat "$work/lsinitramfs.log" >&2
+	die "lsinitramfs /boot/initrd.img-$kver failed in $root"
+}
 umount "$root/proc" || die "cannot unmount $root/proc"
 for m in virtio_blk virtio_pci ext4 9pnet_virtio; do
-	in_root sh -c "lsinitramfs /boot/initrd.img-$kver | grep -q '/$m.ko'" ||
-		die "initrd.img-$kver lacks $m.ko"
+	grep -q "/$m\.ko" "$work/initrd.list" || grep -q "/$m\.ko\$" "$root/lib/modules/$kver/modules.builtin" ||
+		die "initrd.img-$kver lacks $m.ko, and it is not built into the kernel"
 done
 cp -- "$root/boot/vmlinuz-$kver" "$work/vmlinuz" || die "cannot copy vmlinuz-$kver"
 cp -- "$root/boot/initrd.img-$kver" "$work/initrd.img" || die "cannot copy initrd.img-$kver"
@@ -310,6 +330,7 @@ rm -f -- "$outdir/stamp"
 for f in root.img vmlinuz initrd.img; do
 	mv -f -- "$work/$f" "$outdir/$f" || die "cannot move $work/$f to $outdir/$f"
 done
+echo "$suite" >"$outdir/suite" || die "cannot write $outdir/suite"
 echo "$stamp" >"$work/stamp"
 mv -f -- "$work/stamp" "$outdir/stamp" || die "cannot write $outdir/stamp"
 log "built $outdir in $((SECONDS - t0)) s: root.img $(du -m --apparent-size "$outdir/root.img" | cut -f1) MB" \

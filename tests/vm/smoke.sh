@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Smoke test of the VM infrastructure and of the unit's sandbox, end to end:
-# builds (or reuses) the guest image in ${BUILD_DIR:-build}/vm, boots it with
+# builds (or reuses) the guest image in ${BUILD_DIR:-build}/vm/VM_SUITE (trixie unless
+# VM_SUITE=bookworm), boots it with
 # tests/vm/smoke-guest.sh as guest.sh and systemd/autoswappiness.service beside it, and passes
 # when every check in the guest passes. Prints how long the image build and the boot took.
 #
@@ -16,7 +17,8 @@ here=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd -- "$here/../.." && pwd)
 cd -- "$repo" || die "cannot cd to $repo"
 build=${BUILD_DIR:-build}
-imagedir=$build/vm
+suite=${VM_SUITE:-trixie}
+imagedir=$build/vm/$suite
 sharedir=$build/vm-smoke
 
 for f in "$here/recipe.sh" "$here/boot.sh" "$here/smoke-guest.sh" "$repo/systemd/autoswappiness.service"; do
@@ -24,7 +26,7 @@ for f in "$here/recipe.sh" "$here/boot.sh" "$here/smoke-guest.sh" "$repo/systemd
 done
 
 t0=$SECONDS
-"$here/recipe.sh" "$imagedir" || die "building the guest image in $imagedir failed"
+"$here/recipe.sh" "$imagedir" "$suite" || die "building the guest image in $imagedir failed"
 build_s=$((SECONDS - t0))
 
 rm -rf -- "$sharedir"
