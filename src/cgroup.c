@@ -35,7 +35,10 @@ fail(struct walk *w, const char *name, int err)
 
 	if (m->first_err == 0) {
 		m->first_err = err;
-		snprintf(m->first_path, sizeof(m->first_path), "%s/%s", w->path, name);
+		/* For the message alone: a path cut at PATH_MAX ends in "..." to say so. */
+		if (snprintf(m->first_path, sizeof(m->first_path), "%s/%s", w->path, name) >=
+		    (int)sizeof(m->first_path))
+			memcpy(m->first_path + sizeof(m->first_path) - 4, "...", 4);
 	}
 	m->failed++;
 }

@@ -43,8 +43,12 @@ else
 fi
 
 dpkg-deb -c "$DEB" | awk '{ print $1 " " $NF }' | sed 's| \./| /|' >"$tmp/contents"
+# Where the building release's lintian wants the unit (debian/rules): /lib on Debian 12, /usr/lib
+# on 13, whose debhelper has dh_movetousr.
+unitdir=/lib/systemd/system
+! command -v dh_movetousr >/dev/null || unitdir=/usr/lib/systemd/system
 missing=
-for f in /usr/sbin/autoswappiness /lib/systemd/system/autoswappiness.service /etc/autoswappiness.conf \
+for f in /usr/sbin/autoswappiness $unitdir/autoswappiness.service /etc/autoswappiness.conf \
 	/usr/share/man/man8/autoswappiness.8.gz /usr/share/man/man5/autoswappiness.conf.5.gz \
 	/usr/share/man/man7/autoswappiness.7.gz \
 	/usr/lib/systemd/catalog/autoswappiness.catalog /usr/share/bash-completion/completions/autoswappiness \
@@ -63,7 +67,7 @@ else
 fi
 
 dpkg-deb -x "$DEB" "$tmp/root"
-exec_start=$(grep '^ExecStart=' "$tmp/root/lib/systemd/system/autoswappiness.service" || true)
+exec_start=$(grep '^ExecStart=' "$tmp/root$unitdir/autoswappiness.service" || true)
 if [[ $exec_start == ExecStart=/usr/sbin/autoswappiness ]]; then
 	ok "the unit starts /usr/sbin/autoswappiness"
 else
