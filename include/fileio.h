@@ -62,4 +62,13 @@ ssize_t fileio_pread_all(int fd, struct fileio_buf *b, size_t max_bytes);
 /* Frees b's memory and zeroes it. */
 void fileio_buf_free(struct fileio_buf *b);
 
+/*
+ * Opens a file of the kernel's (/proc, /sys) with flags | O_NONBLOCK |
+ * O_CLOEXEC | O_NOCTTY and checks with fstat that it is a regular file, as
+ * proc and sysfs files are (of size 0): a FIFO or device bound in its place
+ * is never waited on. Returns the fd, -EBADFD when it is not a regular file,
+ * or another negative errno.
+ */
+int fileio_open_kernel(const char *path, int flags);
+
 #endif

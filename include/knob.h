@@ -7,7 +7,8 @@ struct knob {
 	const char *path;
 };
 
-/* Opens the knob for reading. Returns 0 or a negative errno. */
+/* Opens the knob for reading, without blocking. Returns 0, -EBADFD when it
+ * is not a regular file (a FIFO in its place), or a negative errno. */
 int knob_open(struct knob *k, const char *path);
 
 /* Closes the knob. */

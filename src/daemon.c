@@ -14,6 +14,7 @@
 #include "coexist_scan.h"
 #include "config_file.h"
 #include "decide.h"
+#include "fileio.h"
 #include "journal.h"
 #include "knob.h"
 #include "notify.h"
@@ -460,14 +461,14 @@ start(struct daemon *d, const struct daemon_options *opt, const struct config *c
 	writer_warn_limits(&d->cfg, d->kernel_max);
 	r = sampler_new(&d->sampler);
 	if (r < 0) {
-		journal_log(LOG_ERR, MSGID_ERROR, "failed to read '%s': %s", KPATH_MEMINFO, strerror(-r));
+		journal_log(LOG_ERR, MSGID_ERROR, "failed to read '%s': %s", KPATH_MEMINFO, fileio_strerror(r));
 		return r;
 	}
 	r = knob_open(&d->knob, KPATH_SWAPPINESS);
 	if (r >= 0)
 		r = knob_read(&d->knob, ret_knob);
 	if (r < 0) {
-		journal_log(LOG_ERR, MSGID_ERROR, "failed to read '%s': %s", KPATH_SWAPPINESS, strerror(-r));
+		journal_log(LOG_ERR, MSGID_ERROR, "failed to read '%s': %s", KPATH_SWAPPINESS, fileio_strerror(r));
 		return r;
 	}
 	return 0;

@@ -288,3 +288,23 @@ fileio_buf_free(struct fileio_buf *b)
 	b->data = NULL;
 	b->size = 0;
 }
+
+int
+fileio_open_kernel(const char *path, int flags)
+{
+	struct stat st;
+	int fd, r;
+
+	fd = open(path, flags | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0)
+		r = -errno;
+	else
+		r = S_ISREG(st.st_mode) ? 0 : -EBADFD;
+	if (r < 0) {
+		close(fd);
+		return r;
+	}
+	return fd;
+}

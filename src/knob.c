@@ -18,10 +18,10 @@ int
 knob_open(struct knob *k, const char *path)
 {
 	k->path = path;
-	k->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (k->fd < 0)
-		return -errno;
-	return 0;
+	/* Non-blocking and a regular file only: a FIFO bound over the knob
+	 * would otherwise hold the start in open(2), deaf to SIGTERM. */
+	k->fd = fileio_open_kernel(path, O_RDONLY);
+	return k->fd < 0 ? k->fd : 0;
 }
 
 void
@@ -68,9 +68,9 @@ knob_write(struct knob *k, int value, int *ret_readback)
 	*ret_readback = -1;
 	len = snprintf(buf, sizeof(buf), "%d\n", value);
 	/* O_TRUNC matters only for the regular files tests stand in its place. */
-	fd = open(k->path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	fd = fileio_open_kernel(k->path, O_WRONLY | O_TRUNC);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	n = write(fd, buf, (size_t)len);
 	r = n < 0 ? -errno : n != len ? -EIO : 0;
 	if (close(fd) < 0 && r == 0)

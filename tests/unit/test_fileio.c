@@ -384,6 +384,38 @@ test_pread_all_short_reads(void **state)
 	free(text);
 }
 
+/* A kernel file: a regular file opens (proc and sysfs files are regular, of
+ * size 0); a FIFO bound in its place is refused without waiting for a writer,
+ * as are a directory and a device. */
+static void
+test_open_kernel(void **state)
+{
+	char p[128];
+	int fd;
+
+	(void)state;
+	put("meminfo", "MemTotal: 1 kB\n", 0644);
+	path_in(p, sizeof(p), "meminfo");
+	fd = fileio_open_kernel(p, O_RDONLY);
+	assert_true(fd >= 0);
+	assert_true(fcntl(fd, F_GETFD) & FD_CLOEXEC);
+	assert_true(fcntl(fd, F_GETFL) & O_NONBLOCK);
+	close(fd);
+	fd = fileio_open_kernel("/proc/self/stat", O_RDONLY);
+	assert_true(fd >= 0);
+	close(fd);
+	path_in(p, sizeof(p), "fifo");
+	assert_int_equal(mkfifo(p, 0644), 0);
+	alarm(10); /* a blocked open would hang here: fail instead */
+	assert_int_equal(fileio_open_kernel(p, O_RDONLY), -EBADFD);
+	assert_int_equal(fileio_open_kernel(p, O_WRONLY | O_TRUNC), -ENXIO);
+	alarm(0);
+	assert_int_equal(fileio_open_kernel(dir, O_RDONLY), -EBADFD);
+	assert_int_equal(fileio_open_kernel("/dev/null", O_RDONLY), -EBADFD);
+	path_in(p, sizeof(p), "missing");
+	assert_int_equal(fileio_open_kernel(p, O_RDONLY), -ENOENT);
+}
+
 int
 main(void)
 {
@@ -395,6 +427,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_read, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_read_follow, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pread_all_short_reads, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_open_kernel, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
