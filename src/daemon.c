@@ -43,6 +43,7 @@ struct daemon {
 	int sample_err, knob_read_err;
 	unsigned missing_logged;
 	struct notify_status status; /* what systemctl status shows */
+	int state_fd; /* the state directory, open for the daemon's life */
 	int lock_fd; /* held for the daemon's life */
 	int auto_max; /* the last max = auto resolved to */
 	struct wakeup wake; /* the poll timer and the PSI trigger */
@@ -86,7 +87,7 @@ publish_state(struct daemon *d)
 	d->st.original = d->own.original;
 	d->st.restores = owner_restores(&d->own);
 	d->st.poll_interval_ms = wakeup_interval_ms(&d->wake);
-	publish(&d->pub, d->opt.state_dir, d->cfg.metrics_textfile, &d->st);
+	publish(&d->pub, d->opt.state_dir, d->state_fd, d->cfg.metrics_textfile, &d->st);
 }
 
 /* The configured max, or with max = auto the top of the range that suits the
@@ -453,7 +454,7 @@ start(struct daemon *d, const struct daemon_options *opt, const struct config *c
 	d->opt = *opt;
 	d->knob.fd = -1;
 	d->io = (struct ownership_io){
-		.state_dir = opt->state_dir, .knob = &d->knob, .follow = follow_cb, .userdata = d
+		.state_dir = opt->state_dir, .state_fd = -1, .knob = &d->knob, .follow = follow_cb, .userdata = d
 	};
 	wakeup_init(&d->wake, &d->cfg, poll_cb, d);
 	apply_config(d, cfg);
@@ -486,28 +487,62 @@ finish(struct daemon *d)
 	sd_event_unref(d->event);
 	if (d->lock_fd >= 0)
 		close(d->lock_fd);
+	if (d->state_fd >= 0)
+		close(d->state_fd);
+}
+
+/* Opens the state directory and takes its lock. Returns 0, -EPERM when the
+ * directory or the lock is not what only root controls, or another negative
+ * errno (logged). */
+static int
+take_state_dir(struct daemon *d)
+{
+	const char *dir = d->opt.state_dir;
+	char why[96];
+	int r, holder;
+
+	r = knob_state_dir_open(dir, why, sizeof(why));
+	if (r == -EPERM) {
+		journal_log(LOG_ERR, MSGID_ERROR,
+			    "refusing to start: the state directory '%s' is %s; it must be a directory of root's "
+			    "that only root may write",
+			    dir, why);
+		return r;
+	}
+	if (r < 0) {
+		journal_log(LOG_ERR, MSGID_ERROR, "failed to open '%s': %s", dir, strerror(-r));
+		return r;
+	}
+	d->state_fd = d->io.state_fd = r;
+	r = knob_lock(d->state_fd, &holder, why, sizeof(why));
+	if (r == -EBUSY)
+		journal_log(LOG_ERR, MSGID_ERROR, "another instance (pid %d) holds '%s/lock'; not starting", holder,
+			    dir);
+	else if (r == -EPERM)
+		journal_log(LOG_ERR, MSGID_ERROR,
+			    "refusing to start: '%s/lock' is %s; it must be a regular file of root's with one link",
+			    dir, why);
+	else if (r < 0)
+		journal_log(LOG_ERR, MSGID_ERROR, "failed to lock '%s/lock': %s", dir, strerror(-r));
+	if (r < 0)
+		return r;
+	d->lock_fd = r;
+	return 0;
 }
 
 int
 daemon_run(const struct daemon_options *opt, const struct config *cfg)
 {
-	struct daemon d = { .lock_fd = -1, .wake.psi_fd = -1 };
+	struct daemon d = { .state_fd = -1, .lock_fd = -1, .wake.psi_fd = -1 };
 	char desc[160];
-	int r, holder, knob_value;
+	int r, knob_value;
 
 	r = start(&d, opt, cfg, &knob_value);
 	if (r < 0)
 		goto out;
-	r = knob_lock(d.opt.state_dir, &holder);
-	if (r < 0) {
-		if (r == -EBUSY)
-			journal_log(LOG_ERR, MSGID_ERROR, "another instance (pid %d) holds '%s/lock'; not starting",
-				    holder, d.opt.state_dir);
-		else
-			journal_log(LOG_ERR, MSGID_ERROR, "failed to lock '%s/lock': %s", d.opt.state_dir, strerror(-r));
+	r = take_state_dir(&d);
+	if (r < 0)
 		goto out;
-	}
-	d.lock_fd = r;
 	lock_memory();
 	/* Records left by an instance that did not exit cleanly win over what
 	 * the knob holds now. */
@@ -542,7 +577,7 @@ daemon_run(const struct daemon_options *opt, const struct config *cfg)
 	if (r < 0)
 		journal_log(LOG_ERR, MSGID_ERROR, "event loop failed: %s", strerror(-r));
 	ownership_exit(&d.io, &d.own);
-	publish_remove(d.opt.state_dir, d.cfg.metrics_textfile);
+	publish_remove(d.opt.state_dir, d.state_fd, d.cfg.metrics_textfile);
 	journal_log(LOG_INFO, MSGID_STOP, "stopped");
 out:
 	finish(&d);

@@ -848,6 +848,7 @@ source "$TOP/tests/integration/workingset.sh"
 source "$TOP/tests/integration/explain.sh"
 source "$TOP/tests/integration/coexist.sh"
 source "$TOP/tests/integration/psi-trigger.sh"
+source "$TOP/tests/integration/state-dir.sh"
 source "$TOP/tests/integration/kernel-fifo.sh"
 echo "integration: $pass passed, $fail failed"
 [ "$fail" = 0 ]
