@@ -116,8 +116,10 @@ knob_state_dir_open(const char *dir, char *why, size_t why_len)
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0) {
 		r = -errno;
-		if ((r == -ELOOP || r == -ENOTDIR) && lstat(dir, &st) == 0)
-			return fileio_check_private(&st, true, why, why_len);
+		/* What is there, for the message (a link, a file...). */
+		if ((r == -ELOOP || r == -ENOTDIR) && lstat(dir, &st) == 0 &&
+		    fileio_check_private(&st, true, why, why_len) < 0)
+			return -EPERM;
 		return r;
 	}
 	if (fstat(fd, &st) < 0)
@@ -145,8 +147,9 @@ open_record(int dfd, const char *name, int flags, char *why, size_t why_len)
 	fd = openat(dfd, name, flags | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		r = -errno;
-		if (r == -ELOOP && fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
-			return fileio_check_private(&st, false, why, why_len);
+		if (r == -ELOOP && fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    fileio_check_private(&st, false, why, why_len) < 0)
+			return -EPERM;
 		return r;
 	}
 	if (fstat(fd, &st) < 0)
