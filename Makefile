@@ -38,7 +38,7 @@ CMOCKA_LIBS = $(shell pkg-config --libs cmocka)
 
 # Pure modules: no I/O, linked into the unit tests as they are.
 PURE_SRCS := src/parse.c src/policy.c src/regulator.c src/config.c src/status.c src/owner.c src/decide.c src/explain.c src/coexist.c src/textbuf.c
-IO_SRCS   := src/config_file.c src/sample.c src/knob.c src/journal.c src/daemon.c src/once.c src/explain_run.c src/notify.c src/ownership.c src/publish.c src/wakeup.c src/writer.c src/fileio.c src/cgroup.c src/coexist_scan.c
+IO_SRCS   := src/config_file.c src/sample.c src/knob.c src/journal.c src/daemon.c src/daemon_poll.c src/once.c src/explain_run.c src/notify.c src/ownership.c src/publish.c src/wakeup.c src/writer.c src/fileio.c src/cgroup.c src/coexist_scan.c
 SRCS      := $(PURE_SRCS) $(IO_SRCS) src/main.c
 OBJS      := $(SRCS:src/%.c=$(BUILD)/%.o)
 BIN       := $(BUILD)/autoswappiness
@@ -143,6 +143,7 @@ install: $(BIN)
 	install -D -m 0755 $(BIN) $(DESTDIR)$(SBINDIR)/autoswappiness
 	install -D -m 0644 man/autoswappiness.8 $(DESTDIR)$(MANDIR)/man8/autoswappiness.8
 	install -D -m 0644 man/autoswappiness.conf.5 $(DESTDIR)$(MANDIR)/man5/autoswappiness.conf.5
+	install -D -m 0644 man/autoswappiness.7 $(DESTDIR)$(MANDIR)/man7/autoswappiness.7
 	install -d $(DESTDIR)$(UNITDIR)
 	sed -e 's|/usr/sbin/autoswappiness|$(SBINDIR)/autoswappiness|g' \
 	    -e 's|/etc/autoswappiness.conf|$(SYSCONFDIR)/autoswappiness.conf|g' \
@@ -169,7 +170,8 @@ uninstall:
 		systemctl disable --now autoswappiness; \
 	fi
 	rm -f $(DESTDIR)$(SBINDIR)/autoswappiness $(DESTDIR)$(MANDIR)/man8/autoswappiness.8 \
-	      $(DESTDIR)$(MANDIR)/man5/autoswappiness.conf.5 $(DESTDIR)$(UNITDIR)/autoswappiness.service \
+	      $(DESTDIR)$(MANDIR)/man5/autoswappiness.conf.5 $(DESTDIR)$(MANDIR)/man7/autoswappiness.7 \
+	      $(DESTDIR)$(UNITDIR)/autoswappiness.service \
 	      $(DESTDIR)$(CATALOGDIR)/autoswappiness.catalog $(DESTDIR)$(BASHCOMPDIR)/autoswappiness
 	@if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ] && command -v systemctl >/dev/null; then \
 		systemctl daemon-reload; \

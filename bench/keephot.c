@@ -13,7 +13,7 @@
  * took 4.4 s to write again, idle for 240 s 7.9 s, against 0.2-0.4 s after up to 60 s. In the
  * emulated guest that is a free page, a page of cache or a translated block of code left
  * alone for a while, and a run that happens to need it goes at hypervisor speed. A read is a
- * touch. Four runs with and without it (bench/experiments/noise-2026-12-04) were no steadier
+ * touch. Four runs with and without it (bench/EXPERIMENTS.md, noise-2026-12-04) were no steadier
  * with it; a pass over qemu's 1.5-1.9 GB took 0.7-2.0 s on average (one byte of each page
  * through process_vm_readv).
  * Pages that are not resident are left alone (reading them would allocate them).

@@ -32,7 +32,7 @@
 #                     boundary (what a controller that knew the boundary could reach)
 #   BENCH_POLICIES    daemon policies besides the shipped one (whose row is "daemon default"),
 #                     default none: what ships is what is measured. The policies were
-#                     compared in the run of 2026-12-03 (bench/experiments/landed-2026-12-03):
+#                     compared in the run of 2026-12-03 (bench/EXPERIMENTS.md, landed-2026-12-03):
 #                     BENCH_POLICIES=adaptive with BENCH_EXTRA_CONFIGS=
 #                     bench/configs/adaptive-max200.conf does that again; a policy that
 #                     `autoswappiness -n` rejects is left out with a note
@@ -60,7 +60,7 @@
 #                     pages every 30 s: the hypervisor under these hosts takes back memory left
 #                     untouched for a minute or two, and a run that needs such a page waits
 #                     for it (bench/keephot.c says how much)
-#                     Neither made the runs steadier (bench/experiments/noise-2026-12-04), so both
+#                     Neither made the runs steadier (bench/EXPERIMENTS.md, noise-2026-12-04), so both
 #                     are off; they are there to try again on another machine.
 #   BENCH_WASHOUT=1   before each run, after the knob is back at 60, swap made again and the cache
 #                     dropped: the dirtier over 130% of MemTotal, one pass, at 60, then swap made
@@ -68,7 +68,7 @@
 #                     sync and drop_caches do not undo: the dirtier's pass 1 at 60 took 1.45 times
 #                     as long right after runs at 200 as after runs at 60, and at 200 0.89 times
 #                     as long right after runs at 60. With the washout the first was gone and the
-#                     second smaller and the other way round (bench/experiments/carryover-2026-12-04);
+#                     second smaller and the other way round (bench/EXPERIMENTS.md, carryover-2026-12-04);
 #                     bench/order.sh spreads what is left evenly over the settings.
 #   BENCH_SAMPLE_MS=1000  time-series sampling
 #   workload sizes (percent of the guest's MemTotal, or absolute):

@@ -47,6 +47,7 @@ enum {
 	OWNER_NOTE_DRY_RUN_RECORD = 1u << 11,  /* a dry run found an original and leaves it */
 	OWNER_NOTE_LEAVE_YIELDED = 1u << 12,   /* exit leaves someone else's value */
 	OWNER_NOTE_ALREADY_ORIGINAL = 1u << 13, /* exit finds the original in place */
+	OWNER_NOTE_LEAVE_CHANGED = 1u << 14,   /* exit finds a value someone else set since the last poll */
 };
 
 /* Start with the knob holding knob_value. A real run takes charge (records
@@ -79,14 +80,17 @@ bool owner_must_claim(const struct owner *o);
 unsigned owner_claim(struct owner *o, int knob_value, const struct owner_records *rec);
 
 /* Whether the exit writes the original back (unless the knob holds it
- * already): the knob is ours and nobody else has set it since. A dry run
+ * already, or someone else set it since the last poll): the knob is ours and
+ * nobody else has set it since. A dry run
  * that never owned it restores nothing; one reloaded from a real run does. */
 bool owner_restores(const struct owner *o);
 
 /* The knob's value as the regulator should see it. */
 int owner_current(const struct owner *o, int knob_value);
 
-/* The exit, with the knob holding knob_value (negative: unreadable). */
+/* The exit, with the knob holding knob_value (negative: unreadable). It writes the
+ * original back only over the daemon's own last value (o->expected): a value someone
+ * else set since the last poll stays, as after a yield. */
 unsigned owner_exit(const struct owner *o, int knob_value);
 
 #endif

@@ -17,7 +17,7 @@ enum policy_kind {
 #define POLICY_MIN_SCAN_PAGES 32
 
 /*
- * The adaptive controller (autoswappiness(8), THE ADAPTIVE POLICY, says where each
+ * The adaptive controller (autoswappiness(7), THE ADAPTIVE POLICY, says where each
  * number comes from; the traces named are tests/data/traces, recorded in the
  * 256 MB disk-swap guest of `make bench`). It tests its own effect: it raises the
  * value while swapping costs nothing, goes back to the neutral value N at the
@@ -130,7 +130,7 @@ enum policy_kind {
 #define POLICY_SPARE_RELAX_S 10
 #define POLICY_SPARE_SWAP_FREE_PCT 50
 /* One poll of the evidence with SURGE_PPS swap-outs a second or more counts as both votes
- * (bench/experiments/spare-surge-2026-12-05). The dirtier's first pass on disk swap, which
+ * (bench/EXPERIMENTS.md, spare-surge-2026-12-05). The dirtier's first pass on disk swap, which
  * 200 finishes in 3.2-3.5 s, swaps out 3,412-8,249 pages/s at 100 in the first second that
  * could make the rise; on two votes 200 came a poll later in 5 of 10 runs. One poll took it
  * to 200 on the second busy poll in 5 of 5 runs: pass 1 1.21 times static 200's time
@@ -141,7 +141,7 @@ enum policy_kind {
 #define POLICY_SPARE_SURGE_PPS 2048
 
 /*
- * The workingset policy (autoswappiness(8), THE WORKINGSET POLICY): the tendency policy's
+ * The workingset policy (autoswappiness(7), THE WORKINGSET POLICY): the tendency policy's
  * value plus a bias steered by the kernel's activations. The kernel counts a refault as an
  * activation (workingset_activate_anon/_file) when the page's refault distance was within
  * the working set: had its kind had the room the other kind holds, it would have stayed.
@@ -149,7 +149,7 @@ enum policy_kind {
  * 66,000-68,000 at 60 and 200), so the count separates refaults that a change of
  * vm.swappiness can avoid from those it cannot; at the slower static value of each
  * workload measured, the kind with more activations pointed to the faster value
- * (bench/experiments/workingset-2026-12-04).
+ * (bench/EXPERIMENTS.md, workingset-2026-12-04).
  * A kind dominates when its activations over the last POLICY_ADAPTIVE_WINDOW polls come to
  * WS_MIN_PPS a second or more and WS_RATIO times the other kind's: totals, since they come
  * in bursts (the dirtier on disk at 60: 514, 34, 0 file activations a second on three

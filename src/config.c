@@ -9,7 +9,7 @@
 /* Defaults: workingset, the policy the latest benchmark chose
  * (bench/results/default-policy.txt); max follows the swap devices
  * (policy_device_max); a step of 20 keeps the knob from being rewritten for
- * the formulas' poll-to-poll noise (autoswappiness(8), THE REGULATOR: at 5 the
+ * the formulas' poll-to-poll noise (autoswappiness(7), THE REGULATOR'S DEFAULTS: at 5 the
  * benchmark's zram runs wrote 15-37 times a minute); a calm machine is polled
  * every 5 s, one under pressure every second, and a PSI trigger (20 ms of
  * stall in 2 s) wakes the daemon when pressure starts, at the kernel's next

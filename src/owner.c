@@ -139,6 +139,11 @@ owner_exit(const struct owner *o, int knob_value)
 		todo = OWNER_NOTE_LEAVE_YIELDED;
 	else if (knob_value >= 0 && knob_value == o->original)
 		todo = OWNER_NOTE_ALREADY_ORIGINAL;
+	else if (knob_value >= 0 && knob_value != o->expected)
+		/* Someone else set it since our last poll (`sysctl -w` and then a stop):
+		 * theirs is the newer wish, whatever on_external_change says; override
+		 * would have written over it at the next poll, but there is none. */
+		todo = OWNER_NOTE_LEAVE_CHANGED;
 	else
 		todo = OWNER_RESTORE;
 	/* After a yield too: the cgroups that followed us go back. The original

@@ -186,6 +186,10 @@ ownership_exit(const struct ownership_io *io, const struct owner *o)
 	todo = owner_exit(o, knob_value);
 	if (todo & OWNER_NOTE_LEAVE_YIELDED)
 		journal_log(LOG_NOTICE, NULL, "leaving swappiness at %d as set by someone else", o->expected);
+	if (todo & OWNER_NOTE_LEAVE_CHANGED)
+		journal_log(LOG_NOTICE, MSGID_EXTERNAL,
+			    "%s changed from %d to %d by someone else since the last poll; leaving it at %d", KPATH_SWAPPINESS,
+			    o->expected, knob_value, knob_value);
 	if (todo & OWNER_NOTE_ALREADY_ORIGINAL)
 		journal_log(LOG_INFO, NULL, "swappiness is already the original %d", o->original);
 	perform(io, o, todo, knob_value);

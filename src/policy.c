@@ -422,7 +422,7 @@ free_step(struct policy_state *st, uint64_t now, int from, int n, unsigned ev, u
 }
 
 /*
- * The adaptive controller; autoswappiness(8), THE ADAPTIVE POLICY, describes it and
+ * The adaptive controller; autoswappiness(7), THE ADAPTIVE POLICY, describes it and
  * include/policy.h says where each constant comes from. N is policy_device_max: the
  * value at which the kernel weighs anonymous and file pages by the cost of their IO.
  */

@@ -7,8 +7,8 @@
 # chooses, which differences are real, a run killed at the time limit counted as a
 # lower bound, the steadiest counter, the configurations kept, the plots, the
 # README headline (rewritten by a real run, left alone by a quick one), a
-# reproducible report; that every committed report (bench/RESULTS.md and each
-# RESULTS.md under bench/experiments/) is what report.py makes of its results/; that the
+# reproducible report; that the committed report (bench/RESULTS.md) is what report.py
+# makes of bench/results/, the latest full run; that the
 # committed run measured the shipped configuration (bench/results/configs/shipped.conf sets
 # what conf/autoswappiness.conf sets); and
 # bench/run.sh's check of BENCH_STATICS (values, switches AtoB); bench/wl-phased.sh's
@@ -140,7 +140,7 @@ check "the report is reproducible (fixed seeds), with the raw results inside the
 
 # Raw results elsewhere (BENCH_RAW): the report's results/ holds everything it read, the
 # guests' info, ts/ and logs/ too, so that it makes the same RESULTS.md again from there
-# (what tests/bench-report.sh checks of every committed report, below).
+# (what tests/bench-report.sh checks of the committed report, below).
 mkdir -p "$tmp/e/bench" "$tmp/e/raw2"
 cp -r "$tmp/a/raw/." "$tmp/e/raw2/"
 mkdir -p "$tmp/e/raw2/ts" "$tmp/e/raw2/logs"
@@ -213,10 +213,11 @@ else
 	echo "skip - bench/results holds a run from before configs/ (no daemon_config column): no shipped.conf to compare"
 fi
 
-# --- every committed report is what report.py makes of its raw results ------------------------
-# RESULTS.md says "do not edit by hand": bench/ and every directory under bench/experiments/
-# that holds a RESULTS.md and a results/ regenerate byte for byte (fixed seeds), into a
-# scratch directory.
+# --- the committed report is what report.py makes of its raw results ------------------------
+# RESULTS.md says "do not edit by hand": bench/RESULTS.md and bench/results/targets.csv
+# regenerate byte for byte (fixed seeds) from bench/results/, the latest full run, into a
+# scratch directory. (The experiments' reports left the tree: bench/EXPERIMENTS.md names the
+# commit that holds each.)
 regenerates() { # DIR: DIR/RESULTS.md and DIR/results/targets.csv, made again from DIR/results
 	local d=$1 o
 	o=$tmp/regen/$(printf '%s' "$d" | tr / _)
@@ -224,14 +225,8 @@ regenerates() { # DIR: DIR/RESULTS.md and DIR/results/targets.csv, made again fr
 		python3 "$root/bench/report.py" "$d/results" "$o" >"$o.out" 2>&1 &&
 		cmp "$d/RESULTS.md" "$o/RESULTS.md" && cmp "$d/results/targets.csv" "$o/results/targets.csv"
 }
-reports=("$root/bench")
-while IFS= read -r -d '' f; do
-	reports+=("$(dirname "$f")")
-done < <(find "$root/bench/experiments" -name RESULTS.md -print0 2>/dev/null | sort -z)
 # A report without its raw results fails here (report.py has nothing to read), not skipped.
-for d in "${reports[@]}"; do
-	check "${d#"$root"/}/RESULTS.md is what report.py makes of ${d#"$root"/}/results" regenerates "$d"
-done
+check "bench/RESULTS.md is what report.py makes of bench/results" regenerates "$root/bench"
 
 # --- run.sh's checks of its knobs, before it does anything ------------------------------------
 runsh() { # EXPECTED-MESSAGE ("": run.sh takes the values) VAR=VALUE...: run.sh stops with the message

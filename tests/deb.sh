@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Checks the Debian package (make check-deb): lintian reports no error; the
 # package holds the daemon, the unit (ExecStart=/usr/sbin/autoswappiness), the
-# configuration as a conffile, both man pages, the journal catalog, the bash
+# configuration as a conffile, the three man pages, the journal catalog, the bash
 # completion and the copyright; it depends on the shared libraries it links;
 # its maintainer scripts enable and start the service on install, stop it on
 # removal and forget it on purge (dh_installsystemd); and the build left the
@@ -46,12 +46,13 @@ dpkg-deb -c "$DEB" | awk '{ print $1 " " $NF }' | sed 's| \./| /|' >"$tmp/conten
 missing=
 for f in /usr/sbin/autoswappiness /lib/systemd/system/autoswappiness.service /etc/autoswappiness.conf \
 	/usr/share/man/man8/autoswappiness.8.gz /usr/share/man/man5/autoswappiness.conf.5.gz \
+	/usr/share/man/man7/autoswappiness.7.gz \
 	/usr/lib/systemd/catalog/autoswappiness.catalog /usr/share/bash-completion/completions/autoswappiness \
 	/usr/share/doc/autoswappiness/copyright; do
 	grep -q " $f\$" "$tmp/contents" || missing+="$f"$'\n'
 done
 if [[ -z $missing ]]; then
-	ok "dpkg-deb -c: the daemon, unit, config, both man pages, catalog, completion and copyright"
+	ok "dpkg-deb -c: the daemon, unit, config, the three man pages, catalog, completion and copyright"
 else
 	not_ok "dpkg-deb -c lacks files" "$missing"
 fi

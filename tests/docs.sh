@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Checks the docs against the code (make check-docs): the man pages, the shipped
 # configuration and the README state what the binary and the sources do:
-#   - both pages lint clean with mandoc at warning level;
+#   - the three pages lint clean with mandoc at warning level;
+#   - the length limits hold: README.md at most 200 lines, autoswappiness(8) at most
+#     500 lines and autoswappiness.conf(5) at most 300 lines rendered at 80 columns;
 #   - the SYNOPSIS of autoswappiness(8) is --help's usage lines, and its OPTIONS
 #     list exactly the options --help lists;
 #   - every key of the key table (src/config.c config_keys), of the shipped
@@ -14,15 +16,16 @@
 #   - each Range: of autoswappiness.conf(5) is what the binary accepts: its ends
 #     and words pass -n, one past each end and a bogus word fail; the comment
 #     above the key in the shipped file states the same range;
-#   - every example configuration in both pages passes -n;
+#   - every example configuration in the pages passes -n;
 #   - autoswappiness(8) lists exactly the MESSAGE_IDs of include/journal.h and
 #     names every journal field that src/journal.c sends (its "FIELD=" string
 #     literals), and no other;
 #   - the --once pairs in autoswappiness(8) (its example lines and the order of
 #     the option's description) are those that src/once.c prints;
-#   - THE ADAPTIVE POLICY of autoswappiness(8) gives every POLICY_ADAPTIVE_
-#     constant of include/policy.h with its value, and no other; THE RULES every
-#     POLICY_SPARE_ constant (the tendency policy sparing the cache), the same way;
+#   - THE ADAPTIVE POLICY of autoswappiness(7), the design page, gives every
+#     POLICY_ADAPTIVE_ constant of include/policy.h with its value, and no other;
+#     THE RULES every POLICY_SPARE_ constant (the tendency policy sparing the
+#     cache), the same way;
 #   - METRICS of autoswappiness(8) lists exactly the metrics, with their types,
 #     that src/status.c writes, and its alert rules (the `.Bd -literal` block
 #     that starts with `groups:`) pass `promtool check rules` (promtool from
@@ -30,7 +33,7 @@
 #     those metrics;
 #   - the default policy is the one the committed `make bench` run chose
 #     (bench/results/default-policy.txt, written by bench/report.py);
-#   - the README's Try-it sample is what --explain prints, as uid 65534, for
+#   - the README's --explain sample is what --explain prints, as uid 65534, for
 #     the case its marker names (fake /proc files bind-mounted in a private
 #     mount namespace; needs root, else only its first line's wording is
 #     checked against src/explain.c);
@@ -43,7 +46,7 @@
 #
 # Run from anywhere; paths are relative to the repository root. The binary is
 # $BIN, else build/autoswappiness built with `make -s`; the defaults helper is
-# built with $CC (cc). MAN8, MAN5, CONF, CONFIG_C, CONFIG_H, JOURNAL_H,
+# built with $CC (cc). MAN8, MAN5, MAN7, CONF, CONFIG_C, CONFIG_H, JOURNAL_H,
 # JOURNAL_C, DAEMON_C, POLICY_H, STATUS_C, BENCH_CHOICE, README and CATALOG name other files, to show that each
 # check can fail.
 #
@@ -60,7 +63,7 @@
 # an `.It Fl ...` line of the
 # OPTIONS section, each MESSAGE_ID an `.It ID Ta ...` line of LOGGING, each
 # journal field a `.Va FIELD` in LOGGING, each constant an
-# `.It Dv NAME No = VALUE` line of THE ADAPTIVE POLICY, each metric an
+# `.It Dv NAME No = VALUE` line of THE ADAPTIVE POLICY of autoswappiness(7), each metric an
 # `.It Va NAME Pq TYPE` line of METRICS, and the --once pairs are `.Cm` words of
 # the `.It Fl \-once` entry; an example configuration is a `.Bd -literal`
 # block whose first line is `[section]`.
@@ -71,6 +74,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 abs() { realpath -m -- "$1"; }
 MAN8=$(abs "${MAN8:-$root/man/autoswappiness.8}")
 MAN5=$(abs "${MAN5:-$root/man/autoswappiness.conf.5}")
+MAN7=$(abs "${MAN7:-$root/man/autoswappiness.7}")
 CONF=$(abs "${CONF:-$root/conf/autoswappiness.conf}")
 if [[ -n ${BIN:-} ]]; then
 	BIN=$(abs "$BIN")
@@ -93,7 +97,7 @@ die() {
 }
 
 command -v mandoc >/dev/null || die "mandoc is not installed (apt-get install mandoc)"
-for f in "$MAN8" "$MAN5" "$CONF" "$CONFIG_C" "$CONFIG_H" "$JOURNAL_H" "$JOURNAL_C" "$DAEMON_C" "$POLICY_H" \
+for f in "$MAN8" "$MAN5" "$MAN7" "$CONF" "$CONFIG_C" "$CONFIG_H" "$JOURNAL_H" "$JOURNAL_C" "$DAEMON_C" "$POLICY_H" \
 	"$STATUS_C" "$CATALOG"; do
 	[[ -f $f ]] || die "'$f' does not exist"
 done
@@ -139,7 +143,7 @@ squeeze() {
 }
 
 # (a) lint
-for page in "$MAN8" "$MAN5"; do
+for page in "$MAN8" "$MAN5" "$MAN7"; do
 	out=$(mandoc -Tlint -W warning "$page" 2>&1 || true)
 	if [[ -z $out ]]; then
 		ok "mandoc -Tlint -W warning ${page#"$root"/}: no output"
@@ -147,6 +151,28 @@ for page in "$MAN8" "$MAN5"; do
 		not_ok "mandoc -Tlint -W warning ${page#"$root"/} printed:" "$out"
 	fi
 done
+
+# (a2) the length limits (issue 47): a README and man pages a user reads in minutes. A page's
+# length is its lines rendered at 80 columns by man(1) (man-db, as a user reads it), or by
+# mandoc where man-db is not installed. README_MAX, MAN8_MAX and MAN5_MAX override the limits,
+# to show that the check can fail.
+rendered_lines() {
+	if command -v man >/dev/null; then
+		MANWIDTH=80 man -l "$1" 2>/dev/null | wc -l
+	else
+		mandoc -Tascii -O width=80 "$1" | wc -l
+	fi
+}
+check_length() { # check_length FILE LINES MAX UNIT
+	if [[ $2 -gt 0 && $2 -le $3 ]]; then
+		ok "${1#"$root"/}: $2 $4, at most $3"
+	else
+		not_ok "${1#"$root"/} is too long" "$2 $4, more than $3 (or none read)"
+	fi
+}
+check_length "$README" "$(wc -l <"$README")" "${README_MAX:-200}" lines
+check_length "$MAN8" "$(rendered_lines "$MAN8")" "${MAN8_MAX:-500}" "lines at 80 columns"
+check_length "$MAN5" "$(rendered_lines "$MAN5")" "${MAN5_MAX:-300}" "lines at 80 columns"
 
 # (b) SYNOPSIS against the usage lines of --help: the first, `usage: ...`, and
 # those after it that are indented forms of the command.
@@ -405,7 +431,7 @@ fi
 # first line is a section, with mdoc's escapes undone.
 examples=0
 example_bad=""
-for page in "$MAN8" "$MAN5"; do
+for page in "$MAN8" "$MAN5" "$MAN7"; do
 	rm -f "$tmp"/example-*.conf
 	awk -v out="$tmp/example-" '
 		/^\.Bd -literal/ { inb = 1; first = 1; buf = ""; start = NR; next }
@@ -485,19 +511,19 @@ else
 		"${once_bad:-no example line starting with policy=}"
 fi
 
-# (j) the policies' constants: the adaptive policy's in THE ADAPTIVE POLICY, sparing the
-# cache's (the tendency policy) in THE RULES.
+# (j) the policies' constants, in the design page autoswappiness(7): the adaptive policy's
+# in THE ADAPTIVE POLICY, sparing the cache's (the tendency policy) in THE RULES.
 # check_constants PREFIX SECTION: every #define PREFIX* of include/policy.h appears in
-# SECTION of autoswappiness(8) as `.It Dv NAME No = VALUE`, with its value, and no other.
+# SECTION of autoswappiness(7) as `.It Dv NAME No = VALUE`, with its value, and no other.
 check_constants() {
 	local prefix=$1 section=$2
 	sed -nE "s/^#define (${prefix}[A-Z_]+)[[:space:]]+([0-9]+).*/\\1=\\2/p" "$POLICY_H" | sort >"$tmp/const-code"
 	awk -v sec=".Sh $section" -v pre="^$prefix" '/^\.Sh / { on = ($0 == sec) }
 		on && $1 == ".It" && $2 == "Dv" && $3 ~ pre && $4 == "No" && $5 == "=" { print $3 "=" $6 }' \
-		"$MAN8" | sort >"$tmp/const-page"
+		"$MAN7" | sort >"$tmp/const-page"
 	same_lists "$tmp/const-code" "$tmp/const-page" "${prefix} constants of ${POLICY_H#"$root"/}" \
-		"$section of ${MAN8#"$root"/} gives the %n ${prefix} constants of ${POLICY_H#"$root"/} with their values" \
-		"${prefix} constants of ${MAN8#"$root"/} ($section) differ from ${POLICY_H#"$root"/}"
+		"$section of ${MAN7#"$root"/} gives the %n ${prefix} constants of ${POLICY_H#"$root"/} with their values" \
+		"${prefix} constants of ${MAN7#"$root"/} ($section) differ from ${POLICY_H#"$root"/}"
 }
 check_constants POLICY_ADAPTIVE_ "THE ADAPTIVE POLICY"
 check_constants POLICY_SPARE_ "THE RULES"
@@ -530,7 +556,7 @@ else
 		"page and code: '$page_policy'; ${BENCH_CHOICE#"$root"/}: '$choice' (see bench/RESULTS.md)"
 fi
 
-# (m) the README's Try-it sample: the indented block between the explain:begin
+# (m) the README's --explain sample: the indented block between the explain:begin
 # and explain:end markers is what --explain prints, as uid 65534, on a desktop
 # with 16 GB of RAM and 4 GB of zram, calm (the fakes below), with no
 # configuration file at the default path.

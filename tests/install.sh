@@ -52,6 +52,7 @@ variant() {
 755 ${sbin#/}/autoswappiness
 644 ${mandir#/}/man8/autoswappiness.8
 644 ${mandir#/}/man5/autoswappiness.conf.5
+644 ${mandir#/}/man7/autoswappiness.7
 644 ${unitdir#/}/autoswappiness.service
 644 ${catdir#/}/autoswappiness.catalog
 644 ${compdir#/}/autoswappiness

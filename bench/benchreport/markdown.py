@@ -436,12 +436,12 @@ def _spare_line(data, t, swap, wl, setting):
     if policy == "tendency":
         pct, was = model.SPARE_FLOOR_PCT, "it was"
         rule = (f"the tendency policy goes above its top only once the page cache that no process maps is under "
-                f"{pct}% of MemTotal (sparing the cache, autoswappiness(8), THE RULES)")
+                f"{pct}% of MemTotal (sparing the cache, autoswappiness(7), THE RULES)")
     else:
         pct, was = model.SPARE_CEIL_PCT, f"the cache was under {model.SPARE_CEIL_PCT}%"
         rule = (f"the workingset policy rises above its top only while the page cache that no process maps is under "
                 f"{pct}% of MemTotal and file refaults dominate (or spares the cache under "
-                f"{model.SPARE_FLOOR_PCT}%; autoswappiness(8), THE WORKINGSET POLICY)")
+                f"{model.SPARE_FLOOR_PCT}%; autoswappiness(7), THE WORKINGSET POLICY)")
     below, total, runs = data.unmapped_cache_below(swap, wl, setting, pct, mark)
     if not total:
         return None

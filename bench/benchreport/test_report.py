@@ -741,7 +741,7 @@ class SparingTheCache(unittest.TestCase):
             md = why_with_miss(data, "disk", "dirtier", 1.1, 1.07, 1.13)
             self.assertIn("  - the run: the workingset policy rises above its top only while the page cache that no "
                           "process maps is under 10% of MemTotal and file refaults dominate (or spares the cache "
-                          "under 5%; autoswappiness(8), THE WORKINGSET POLICY); the cache was under 10% for 67% of the "
+                          "under 5%; autoswappiness(7), THE WORKINGSET POLICY); the cache was under 10% for 67% of the "
                           "seconds (60 of 90 s over 3 runs), and for 6 of the 24 seconds in which at least 128 file "
                           "pages a second came back into the working set (activate_file), the refaults its rise "
                           "follows.", md)
@@ -770,7 +770,7 @@ class SparingTheCache(unittest.TestCase):
                              ("tendency", None))
             md = why_with_miss(data, "disk", "dirtier", 1.1, 1.07, 1.13)
             self.assertIn("  - the run: the tendency policy goes above its top only once the page cache that no "
-                          "process maps is under 5% of MemTotal (sparing the cache, autoswappiness(8), THE RULES); it "
+                          "process maps is under 5% of MemTotal (sparing the cache, autoswappiness(7), THE RULES); it "
                           "was for 33% of the seconds (30 of 90 s over 3 runs).", md)
 
 

@@ -1,5 +1,5 @@
 # Sourced by tests/integration/run.sh: the adaptive policy testing its own effect
-# in the real binary (autoswappiness(8), THE ADAPTIVE POLICY). It needs swap-outs,
+# in the real binary (autoswappiness(7), THE ADAPTIVE POLICY). It needs swap-outs,
 # which run.sh's fake_vmstat takes as its optional sixth argument.
 
 # adaptive_vmstat FILE_REFAULTS SWAPINS SWAPOUTS SCANNED: cumulative counters; the

@@ -1,5 +1,5 @@
 # Sourced by tests/integration/run.sh: the workingset policy in the real binary
-# (autoswappiness(8), THE WORKINGSET POLICY): it reads workingset_activate_anon and
+# (autoswappiness(7), THE WORKINGSET POLICY): it reads workingset_activate_anon and
 # _file from /proc/vmstat and steers the tendency policy's value by them.
 
 # ws_vmstat ANON FILE SCANNED [NO_ACTIVATIONS]: cumulative activation counters and reclaim

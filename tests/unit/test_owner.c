@@ -553,6 +553,56 @@ test_exit_cases(void **state)
 	assert_int_equal(w.original, 60);
 }
 
+/* Someone else sets the knob and the daemon exits before a poll sees it
+ * (`sysctl -w vm.swappiness=42` and `systemctl stop` within one interval):
+ * their value stays, the records go, and the cgroups that followed us go back.
+ * Also after a reload into a dry run, whose expected value is the last real
+ * write; and one equal to the original is simply the original. */
+static void
+test_exit_after_unseen_change(void **state)
+{
+	struct world w = { .knob = 60, .cg = 60 };
+	struct owner o;
+	unsigned todo;
+
+	(void)state;
+	start(&o, &w, false);
+	write_knob(&o, &w, 23);
+	w.knob = 42;
+	assert_true(owner_restores(&o));
+	todo = exit_(&o, &w);
+	assert_true(todo & OWNER_NOTE_LEAVE_CHANGED);
+	assert_false(todo & (OWNER_RESTORE | OWNER_NOTE_ALREADY_ORIGINAL | OWNER_NOTE_LEAVE_YIELDED));
+	assert_true(todo & OWNER_FOLLOW_ORIGINAL);
+	assert_int_equal(w.knob, 42);
+	assert_false(w.has_original);
+	assert_false(w.has_yielded);
+	/* Into a dry run: a change made since is theirs too. */
+	w = (struct world){ .knob = 60, .cg = 60 };
+	start(&o, &w, false);
+	write_knob(&o, &w, 23);
+	reload(&o, &w, true);
+	w.knob = 7;
+	todo = exit_(&o, &w);
+	assert_true(todo & OWNER_NOTE_LEAVE_CHANGED);
+	assert_int_equal(w.knob, 7);
+	/* Back to the original by hand: nothing to do either way. */
+	w = (struct world){ .knob = 60, .cg = 60 };
+	start(&o, &w, false);
+	write_knob(&o, &w, 23);
+	w.knob = 60;
+	todo = exit_(&o, &w);
+	assert_true(todo & OWNER_NOTE_ALREADY_ORIGINAL);
+	assert_false(todo & (OWNER_RESTORE | OWNER_NOTE_LEAVE_CHANGED));
+	/* Our own value still there: restored. */
+	start(&o, &w, false);
+	write_knob(&o, &w, 23);
+	todo = exit_(&o, &w);
+	assert_true(todo & OWNER_RESTORE);
+	assert_false(todo & OWNER_NOTE_LEAVE_CHANGED);
+	assert_int_equal(w.knob, 60);
+}
+
 /* Override mode takes someone else's value as what the knob should hold; a
  * value equal to our own is no change. */
 static void
@@ -591,6 +641,7 @@ main(void)
 		cmocka_unit_test(test_reload_out_of_dry_run_finds_records),
 		cmocka_unit_test(test_reload_knob_unreadable),
 		cmocka_unit_test(test_exit_cases),
+		cmocka_unit_test(test_exit_after_unseen_change),
 		cmocka_unit_test(test_changed_elsewhere),
 	};
 

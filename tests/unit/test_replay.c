@@ -33,7 +33,7 @@
 #include "replay.h"
 
 /* Noise: each counter's per-row delta times 1 +- up to 20%, the spread between repetitions of one
- * setting in the run of 2026-12-03 (bench/experiments/landed-2026-12-03: median coefficient of
+ * setting in the run of 2026-12-03 (bench/EXPERIMENTS.md, landed-2026-12-03: median coefficient of
  * variation of the counters 0.01-0.19, issue 12). */
 #define NOISE_PCT 20
 /* Seeds 1..N with noise, and seed 0 without (the trace as recorded). */
@@ -516,7 +516,7 @@ struct expect {
  * page cache that no process maps is below 5% of RAM and anonymous pages go out without coming
  * back. */
 #define SPARE "sparing the cache"
-/* The adaptive controller (autoswappiness(8), THE ADAPTIVE POLICY): N = 100 on disk swap. Open
+/* The adaptive controller (autoswappiness(7), THE ADAPTIVE POLICY): N = 100 on disk swap. Open
  * loop it sees what the kernel did at the trace's value whatever it writes, so its tests of its
  * own effect learn nothing true after it moves: these lines check what it does on the way to a
  * decision; world_bounds[] below judges the decisions. */
@@ -826,7 +826,7 @@ static const struct world_bound world_bounds[] = {
 	 "KNOWN (issue 13): 24 s (200: 21.0 s, 60: 29.0 s, tendency 23.0 s): the build's burst of "
 	 "anonymous activations at 200 takes it to 60, where file ones raise it again; in the "
 	 "benchmark it held 60 for most of the build: 1.09 times static 200's time on zram in the "
-	 "full run, 0.96 measured again the same afternoon (bench/experiments/rest-2026-12-05)"},
+	 "full run, 0.96 measured again the same afternoon (bench/EXPERIMENTS.md, rest-2026-12-05)"},
 	{"phased-act-zram", "shipped", POLICY_WORKINGSET, "phase2", 0, 13000, 0, 20000,
 	 "12 s and 8,833 pages swapped in (60: 11.0 s and 44; 200: 35.0 s and 262,946): at 131 as "
 	 "phase 2 begins, 60 from its third poll on the anonymous activations: a change for zram's "

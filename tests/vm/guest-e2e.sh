@@ -125,7 +125,7 @@ check "decision records carry every field" bash -c "grep '\"MESSAGE_ID\":\"5a0d6
 check "the records belong to the unit" grep -q '"_SYSTEMD_UNIT":"autoswappiness.service"' /tmp/j.json
 # Disk swap, max = auto (100 there): the shipped tendency goes to 200 while the dirtier's first
 # pass sends its pages out and only program text is left in the page cache, and back at the
-# swap-ins of the second pass (autoswappiness(8), THE RULES: sparing the cache).
+# swap-ins of the second pass (autoswappiness(7), THE RULES: sparing the cache).
 journal_since "$T1" | grep -E 'spare the cache|spared no more' | sed 's/^/  /' || true
 if [ "$POLICY" = tendency ]; then
 	check "the shipped default spared the cache at 200 on disk swap" \
@@ -402,7 +402,7 @@ check "idle wake-ups stay below the busy pace ($(((w1 - w0) * 2))/min)" test $((
 # Issue 13 item 3: react within 1 s of the start of a stall. The daemon of step 9 runs with
 # the shipped psi_trigger_ms; with the unit's CAP_SYS_RESOURCE the kernel checks its trigger
 # every 200 ms (without it, every 2 s, which made the reaction up to about 2 s);
-# tests/vm/psi-reaction.sh measures it, and autoswappiness(8) POLLING quotes the figures.
+# tests/vm/psi-reaction.sh measures it, and autoswappiness(7), HOW SOON PRESSURE IS SEEN, quotes the figures.
 check "the trigger is armed with the shipped $PSI_TRIGGER_MS ms per 2000 ms, checked every 200 ms" bash -c \
 	"journalctl -u $UNIT _PID=$pid --no-pager | grep -q 'PSI trigger armed: some $PSI_TRIGGER_MS ms per 2000 ms, checked by the kernel every 200 ms'"
 # Two clocks: from the start of the spike (the allocation itself takes part of it), and from

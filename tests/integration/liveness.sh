@@ -1,0 +1,188 @@
+# shellcheck shell=bash
+# Sourced by tests/integration/run.sh (its helpers and fakes): what must not stop the
+# daemon or make it write over someone else's value at its exit: a change made just
+# before a stop, a notify socket nobody reads, a stderr pipe whose reader left, and
+# signals that come together or in a storm.
+
+# exited PID: the process has ended (a zombie until the shell reaps it).
+exited() {
+	local st
+	st=$(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null) || return 0
+	[ "$st" = Z ]
+}
+# stop_within SECONDS SIGNAL: sends SIGNAL and fails unless the daemon ends within
+# SECONDS (then it is killed, so that a hang fails the check instead of the run);
+# STOP_RC is its exit code.
+stop_within() {
+	kill -"$2" "$DPID"
+	if wait_for "$1" exited "$DPID"; then
+		STOP_RC=0
+		wait "$DPID" || STOP_RC=$?
+		return 0
+	fi
+	kill -9 "$DPID"
+	wait "$DPID" || true
+	STOP_RC=137
+	return 1
+}
+
+# --- an exit right after someone else's change -------------------------------------------
+# `sysctl -w vm.swappiness=42` and a stop within one poll interval: the exit finds 42,
+# which the daemon never wrote, and leaves it, under yield and under override alike (the
+# daemon is stopped with SIGSTOP so that no poll sees the change before SIGTERM does).
+for mode in yield override; do
+	printf '[policy]\nname = ck\n[limits]\nstep = 5\n[daemon]\ninterval_ms = 100\non_external_change = %s\n' \
+		"$mode" >"$CONF/exit-$mode.conf"
+	set_knob 60
+	fake_meminfo 1000000 300000 50000 250000 0 100000 1000000 230000
+	start_daemon -c "$CONF/exit-$mode.conf"
+	check "writes ($mode, change before the exit)" wait_for 15 knob_is 23
+	kill -STOP "$DPID"
+	set_knob 42
+	kill -TERM "$DPID"
+	kill -CONT "$DPID"
+	rc=0
+	wait "$DPID" || rc=$?
+	check "an exit right after an external write exits 0 ($mode, exit $rc)" test "$rc" = 0
+	check "and leaves the value someone else set ($mode)" knob_is 42
+	check "and says so ($mode)" log_has "changed from 23 to 42 by someone else since the last poll; leaving it at 42"
+	check "and removes its record ($mode)" test ! -e "$STATE/original"
+done
+set_knob 60
+
+# --- a notify socket nobody reads --------------------------------------------------------
+# A reader that never reads, its queue filled first (as fill_journal_queue does): sd_notify's
+# blocking send would wait for it forever, SIGTERM unread.
+/usr/bin/python3 -c '
+import socket, sys, time
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind(sys.argv[1])
+time.sleep(3600)
+' "$WORK/stalled.sock" &
+SPID=$!
+PIDS+=("$SPID")
+wait_for 15 test -S "$WORK/stalled.sock"
+fill_notify_queue() {
+	/usr/bin/python3 -c '
+import socket, sys
+for _ in range(10000):
+    s, sent = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM), 0
+    s.setblocking(False)
+    try:
+        while True:
+            s.sendto(b"STATUS=filler", sys.argv[1])
+            sent += 1
+    except BlockingIOError:
+        pass
+    if sent == 0:
+        sys.exit(0)
+sys.exit("the queue never filled up")
+' "$WORK/stalled.sock"
+}
+check "the stalled notify socket's queue is full" fill_notify_queue
+: >"$WORK/daemon.log"
+NOTIFY_SOCKET=$WORK/stalled.sock WATCHDOG_USEC=200000 "$BIN" --foreground -v -c "$CONF/fast.conf" \
+	2>"$WORK/daemon.log" &
+DPID=$!
+PIDS+=("$DPID")
+check "the loop runs although the notify socket takes nothing" wait_for 15 knob_is 23
+check "the dropped notifications are logged once" bash -c \
+	"grep -q \"cannot notify systemd through '$WORK/stalled.sock': Resource temporarily unavailable\" '$WORK/daemon.log' &&
+	 [ \$(grep -c 'cannot notify systemd' '$WORK/daemon.log') = 1 ]"
+check "SIGTERM ends it promptly" stop_within 30 TERM
+check "with exit 0 ($STOP_RC)" test "$STOP_RC" = 0
+check "and the original back (stalled notify socket)" knob_is 60
+kill "$SPID"
+
+# A notify socket that reads: READY, the watchdog (our own timer, not sd-event's, whose
+# sd_notify blocks) and STOPPING arrive.
+/usr/bin/python3 -c '
+import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind(sys.argv[1])
+with open(sys.argv[2], "a", buffering=1) as f:
+    while True:
+        f.write(s.recv(4096).decode(errors="replace").replace("\n", " ") + "\n")
+' "$WORK/notify-wd.sock" "$WORK/notify-wd.log" &
+NPID=$!
+PIDS+=("$NPID")
+wait_for 15 test -S "$WORK/notify-wd.sock"
+: >"$WORK/daemon.log"
+NOTIFY_SOCKET=$WORK/notify-wd.sock WATCHDOG_USEC=200000 "$BIN" --foreground -v -c "$CONF/fast.conf" \
+	2>"$WORK/daemon.log" &
+DPID=$!
+PIDS+=("$DPID")
+check "READY=1 reaches a reading notify socket" wait_for 15 grep -q '^READY=1' "$WORK/notify-wd.log"
+check "WATCHDOG=1 comes again and again with WATCHDOG_USEC set" wait_for 15 \
+	bash -c "[ \$(grep -c '^WATCHDOG=1' '$WORK/notify-wd.log') -ge 3 ]"
+stop_daemon TERM || true
+check "STOPPING=1 at the stop" wait_for 15 grep -q '^STOPPING=1' "$WORK/notify-wd.log"
+check "no WATCHDOG=1 without WATCHDOG_USEC" bash -c "
+	: >'$WORK/notify-wd.log'
+	NOTIFY_SOCKET='$WORK/notify-wd.sock' '$BIN' --foreground -c '$CONF/fast.conf' 2>/dev/null & p=\$!
+	for _ in \$(seq 300); do grep -q '^READY=1' '$WORK/notify-wd.log' && break; sleep 0.05; done
+	sleep 0.5; kill -TERM \$p; wait \$p
+	grep -q '^READY=1' '$WORK/notify-wd.log' && ! grep -q '^WATCHDOG=1' '$WORK/notify-wd.log'"
+kill "$NPID"
+
+# --- a stderr pipe whose reader left -----------------------------------------------------
+# Outside systemd (runit, s6, `| tee`): the next log line must not kill it with SIGPIPE.
+mkfifo "$WORK/errpipe"
+exec 7<>"$WORK/errpipe" # the only reader, held here: the daemon must not inherit it
+"$BIN" --foreground -v -c "$CONF/fast.conf" 2>"$WORK/errpipe" 7<&- &
+DPID=$!
+PIDS+=("$DPID")
+check "writes with stderr on a pipe" wait_for 15 knob_is 23
+exec 7<&-
+fake_meminfo 1000000 300000 50000 250000 0 100000 1000000 500000
+check "goes on deciding after the pipe's reader left" wait_for 15 knob_is 40
+check "and is alive" kill -0 "$DPID"
+check "SIGTERM ends it (broken stderr pipe)" stop_within 30 TERM
+check "with exit 0, not death by SIGPIPE ($STOP_RC)" test "$STOP_RC" = 0
+check "and the original back (broken stderr pipe)" knob_is 60
+fake_meminfo 1000000 300000 50000 250000 0 100000 1000000 230000
+
+# --- signals that come together, and a storm of SIGHUP ------------------------------------
+# The kernel hands out the lowest-numbered pending signal first: SIGHUP (1) before
+# SIGTERM (15). Both made pending while the daemon is stopped: SIGTERM goes first.
+start_daemon -c "$CONF/fast.conf"
+check "writes (signals together)" wait_for 15 knob_is 23
+kill -STOP "$DPID"
+kill -HUP "$DPID"
+kill -TERM "$DPID"
+kill -CONT "$DPID"
+rc=0
+wait "$DPID" || rc=$?
+check "SIGTERM with a SIGHUP pending exits 0 (exit $rc)" test "$rc" = 0
+check "and goes before the reload" bash -c "grep -q 'received Terminated, stopping' '$WORK/daemon.log' &&
+	! grep -q 'reloaded ' '$WORK/daemon.log'"
+check "the original back (signals together)" knob_is 60
+
+# A poll that is due goes before a pending reload (a reload never starves the polls).
+start_daemon -c "$CONF/fast.conf"
+check "writes (poll and reload together)" wait_for 15 knob_is 23
+kill -STOP "$DPID"
+n0=$(wc -l <"$WORK/daemon.log")
+kill -HUP "$DPID"
+sleep 0.5 # past the 100 ms poll interval: the poll is due when the daemon goes on
+kill -CONT "$DPID"
+check "the reload happens" wait_for 15 log_has "reloaded '"
+check "after the poll that was due" bash -c "tail -n +$((n0 + 1)) '$WORK/daemon.log' |
+	grep -m1 -e 'swappiness stays' -e \"reloaded '\" | grep -q 'swappiness stays'"
+stop_daemon TERM || true
+
+# A storm: SIGHUP as fast as a shell sends it. The polls go on, and SIGTERM ends it.
+start_daemon -c "$CONF/fast.conf"
+check "writes (storm)" wait_for 15 knob_is 23
+(while kill -HUP "$DPID" 2>/dev/null; do :; done) &
+HPID=$!
+PIDS+=("$HPID")
+wait_for 15 log_has "reloaded '"
+n0=$(grep -c 'swappiness stays' "$WORK/daemon.log")
+check "polls go on through a storm of SIGHUP" wait_for 30 \
+	bash -c "[ \$(grep -c 'swappiness stays' '$WORK/daemon.log') -ge $((n0 + 5)) ]"
+check "SIGTERM ends it during the storm" stop_within 30 TERM
+check "with exit 0 ($STOP_RC)" test "$STOP_RC" = 0
+check "and the original back (storm)" knob_is 60
+kill "$HPID" 2>/dev/null || true
+wait "$HPID" 2>/dev/null || true
