@@ -37,8 +37,8 @@ PKG_LIBS   = $(shell pkg-config --libs $(PKGS))
 CMOCKA_LIBS = $(shell pkg-config --libs cmocka)
 
 # Pure modules: no I/O, linked into the unit tests as they are.
-PURE_SRCS := src/parse.c src/policy.c src/regulator.c src/config.c src/status.c src/owner.c src/decide.c src/explain.c src/coexist.c src/textbuf.c
-IO_SRCS   := src/config_file.c src/sample.c src/knob.c src/journal.c src/daemon.c src/daemon_poll.c src/once.c src/explain_run.c src/notify.c src/ownership.c src/publish.c src/wakeup.c src/writer.c src/fileio.c src/cgroup.c src/coexist_scan.c
+PURE_SRCS := src/parse.c src/policy.c src/regulator.c src/config.c src/status.c src/owner.c src/decide.c src/explain.c src/coexist.c src/textbuf.c src/lru.c
+IO_SRCS   := src/config_file.c src/sample.c src/knob.c src/journal.c src/daemon.c src/daemon_poll.c src/once.c src/explain_run.c src/notify.c src/ownership.c src/publish.c src/wakeup.c src/writer.c src/fileio.c src/cgroup.c src/coexist_scan.c src/lru_watch.c
 SRCS      := $(PURE_SRCS) $(IO_SRCS) src/main.c
 OBJS      := $(SRCS:src/%.c=$(BUILD)/%.o)
 BIN       := $(BUILD)/autoswappiness

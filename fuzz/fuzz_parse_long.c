@@ -1,10 +1,12 @@
 /* libFuzzer target: parse_long, parse_bool and parse_kernel_release on a
  * NUL-terminated copy of the input in a buffer of exactly size + 1 bytes, so
- * that ASan catches any read past the terminator. */
+ * that ASan catches any read past the terminator; parse_lru_gen_enabled on the
+ * input as it is (it takes a length, as a read gives it). */
 #include <errno.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,6 +24,25 @@ static const struct {
 	{0, CONFIG_PSI_WINDOW_MS - 1}, {LONG_MIN, LONG_MAX},
 };
 
+/* Returns 0, -EINVAL or -ERANGE, fills caps only on success, and what the kernel
+ * would print for that value parses back to it. */
+static void
+check_lru_gen_enabled(const uint8_t *data, size_t size)
+{
+	uint32_t caps = 0xa5a5a5a5, again = 0;
+	char shown[16];
+	int r = parse_lru_gen_enabled((const char *)data, size, &caps);
+
+	if (r != 0) {
+		if ((r != -EINVAL && r != -ERANGE) || caps != 0xa5a5a5a5)
+			abort();
+		return;
+	}
+	snprintf(shown, sizeof(shown), "0x%04x\n", (unsigned)caps);
+	if (parse_lru_gen_enabled(shown, strlen(shown), &again) != 0 || again != caps)
+		abort();
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -30,6 +51,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	bool b;
 	int r;
 
+	check_lru_gen_enabled(data, size);
 	s = malloc(size + 1);
 	if (!s)
 		abort();

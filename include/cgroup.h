@@ -18,8 +18,14 @@ struct cgroup_move {
 	unsigned kept;	 /* held another value: set on purpose, left alone */
 	unsigned failed; /* could not be read, written or walked into */
 	int first_err;	 /* negative errno of the first failure, 0 when none */
+	bool first_too_deep;	   /* that failure is CGROUP_WALK_MAX_DEPTH, not first_err's */
 	char first_path[PATH_MAX]; /* the file or directory it concerns */
 };
+
+/* The deepest the walk goes below root. Each level holds one directory fd;
+ * real hierarchies are a few levels deep (systemd's slices and scopes: 3 to 5,
+ * a container runtime's: a few more). A directory deeper down is a failure. */
+#define CGROUP_WALK_MAX_DEPTH 64
 
 /*
  * Writes to into memory.swappiness of every cgroup below root (not root itself,

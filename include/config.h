@@ -74,6 +74,18 @@ int config_set(struct config *c, const char *section, const char *key, const cha
  */
 int config_validate(const struct config *c, enum config_key *ret_key, char *err, size_t errlen);
 
+/* The longest key, value or section name that an error message quotes: 32
+ * bytes of printable ASCII (the longest key, on_external_change, has 18). A
+ * config checker says no more of a file than configuration needs: `-n` and
+ * `--explain -c FILE` may be run on any file their caller can read. */
+#define CONFIG_QUOTE_MAX 32
+#define CONFIG_QUOTE_BYTES 64 /* what config_quote writes, NUL included */
+
+/* Writes s quoted ('s', or '[s]' with brackets) into buf when it is at most
+ * CONFIG_QUOTE_MAX bytes of printable ASCII, else "(N bytes, not shown)" or
+ * "(N bytes, some not printable, not shown)". Returns buf. */
+const char *config_quote(const char *s, bool brackets, char *buf, size_t len);
+
 /* Returns true when name is one of the sections config_set knows. */
 bool config_section_known(const char *name);
 

@@ -2,6 +2,7 @@
 #ifndef AUTOSWAPPINESS_CONFIG_FILE_H
 #define AUTOSWAPPINESS_CONFIG_FILE_H
 
+#include <limits.h>
 #include <stdio.h>
 
 #include "config.h"
@@ -48,5 +49,17 @@ void config_errors_finish(struct config_errors *e, char *more, size_t len);
  */
 int config_file_load(const char *path, bool optional, struct config *ret, config_error_fn on_error,
 		     void *userdata);
+
+/* Which files config_file_load_info read, and which one failed (for --explain). */
+struct config_file_info {
+	char failed_path[PATH_MAX + 2]; /* the first file or drop-in directory that could not be read or
+					   was refused, "" when none (parse errors name their own files) */
+	bool main_absent;		/* the main file does not exist (optional) */
+	unsigned dropins;		/* drop-ins found in path.d */
+};
+
+/* config_file_load, and fills *info (always). */
+int config_file_load_info(const char *path, bool optional, struct config *ret, config_error_fn on_error,
+			  void *userdata, struct config_file_info *info);
 
 #endif

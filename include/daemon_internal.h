@@ -12,6 +12,7 @@
 #include "config.h"
 #include "daemon.h"
 #include "knob.h"
+#include "lru_watch.h"
 #include "notify.h"
 #include "owner.h"
 #include "ownership.h"
@@ -57,6 +58,7 @@ struct daemon {
 	struct notify_watchdog watchdog;
 	/* Who else sets vm.swappiness, as of the last start, reload or yield. */
 	struct coexist_findings others;
+	struct lru_watch lru; /* the kernel's LRU, read at every poll */
 };
 
 /* One poll (wakeup.c's callback; userdata is the struct daemon). */

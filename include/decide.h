@@ -24,9 +24,9 @@ int decide_max(const struct config *cfg, const struct sample *s);
  * 200, else 0 (the rule is off). */
 int decide_spare_top(const struct config *cfg, int max, int kernel_max);
 
-/* The regulator's limits from the config, with max resolved (max = auto) and
- * the kernel's own limit. */
-struct regulator_limits decide_limits(const struct config *cfg, int max, int kernel_max);
+/* The regulator's limits from the config, with max resolved (max = auto), the
+ * kernel's own limit and its LRU (mglru: the multi-gen LRU, regulator.h). */
+struct regulator_limits decide_limits(const struct config *cfg, int max, int kernel_max, bool mglru);
 
 /*
  * Decides from the sample cur (prev: the one before it, or NULL) and the

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <syslog.h>
 
+#include "lru.h"
 #include "policy.h"
 
 /* One MESSAGE_ID per kind of event (journalctl MESSAGE_ID=...). */
@@ -18,6 +19,7 @@
 #define MSGID_CONFIG "a6c9e2f5b8d14a7c9e3f6b2d5a8c1e4f"
 #define MSGID_RESTORE "4e8b2d6f0a3c4e7b9d1f5a8c2e6b0d4f"
 #define MSGID_OTHER "2b5b3f1464d4423fb1f7426b78fbfead"
+#define MSGID_LRU "2cb1048d98c44aac910214e42809057a"
 
 /* Where records go. */
 enum journal_target {
@@ -37,6 +39,10 @@ struct journal_decision {
 /* Chooses the target; with verbose, DEBUG records are kept and stderr lines carry
  * the fields. */
 void journal_init(enum journal_target target, bool verbose);
+
+/* Records journald's socket did not take since the start: lost while it was
+ * stalled, written to stderr instead while it was gone. */
+unsigned long long journal_not_taken(void);
 
 /* Changes verbosity after a reload. */
 void journal_set_verbose(bool verbose);
@@ -64,6 +70,11 @@ struct journal_other {
 /* Logs a record with MESSAGE and MESSAGE_ID, plus OTHER_SOURCE, OTHER_FILE,
  * OTHER_LINE and OTHER_VALUE when o is set. */
 void journal_other(int priority, const char *msgid, const struct journal_other *o, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* Logs a record with MESSAGE and MESSAGE_ID plus LRU (classic or mglru) and
+ * KERNEL (the release, when known): the start and a change of LRU. */
+void journal_lru(int priority, const char *msgid, const struct lru_info *lru, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
 /* Logs a decision record: MESSAGE plus SWAPPINESS, PREVIOUS, POLICY, APP_CENTILE,

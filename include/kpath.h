@@ -11,6 +11,10 @@
 #define KPATH_SWAPS "/proc/swaps"
 #define KPATH_ZSWAP_ENABLED "/sys/module/zswap/parameters/enabled"
 #define KPATH_CMDLINE "/proc/cmdline"
+/* The multi-gen LRU's switch (lru.h), and the kernel's release as uname(2)
+ * gives it (a file, so that tests can stand another release in its place). */
+#define KPATH_LRU_GEN_ENABLED "/sys/kernel/mm/lru_gen/enabled"
+#define KPATH_OSRELEASE "/proc/sys/kernel/osrelease"
 
 /* Files of other tools that set vm.swappiness (coexist_scan.c reads them; the
  * integration tests put overlays and bind mounts in their place).

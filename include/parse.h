@@ -70,6 +70,17 @@ int parse_swaps(const char *buf, size_t len, struct swaps *ret);
 int parse_kernel_release(const char *release, unsigned *ret_major, unsigned *ret_minor);
 
 /*
+ * Parses /sys/kernel/mm/lru_gen/enabled held in buf[0..len): what the kernel
+ * prints there ("0x%04x\n", mm/vmscan.c enabled_show) and every number it takes
+ * on write (enabled_store's kstrtouint(buf, 0, ...): an optional '+', then hex
+ * after 0x, octal after a leading 0, else decimal, and at most one newline).
+ * The words y and n it also takes on write are never printed, so they are
+ * garbage here. Returns 0 and sets *ret_caps, -EINVAL on empty input, garbage
+ * or trailing text, -ERANGE when the number does not fit 32 bits.
+ */
+int parse_lru_gen_enabled(const char *buf, size_t len, uint32_t *ret_caps);
+
+/*
  * The largest vm.swappiness a kernel of this version accepts: 200 since Linux 5.8
  * (commit c843966c556d, "mm: allow swappiness that prefers reclaiming anon over
  * the file workingset"), 100 before.

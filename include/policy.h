@@ -179,6 +179,27 @@ enum policy_kind {
 #define POLICY_WS_RATIO 2
 #define POLICY_WS_SNAP_PPS 512
 #define POLICY_WS_STEP 40
+/*
+ * A rise is judged by what follows it (issue 46 item 2). A fall on anonymous activations
+ * within WS_JUDGE_POLLS polls of the last rise, with at least as many of them a second as
+ * there were file activations a second when it rose, says that the rise cost more than it
+ * saved: the kernel swapped out the running program's pages to keep file pages, and they came
+ * back. A third-party data job larger than RAM on disk swap swung between 60 and 200 every few
+ * seconds that way ("file +120 to 200: working set refaults anon 80/s, file 406/s", then
+ * "anonymous -40 to 60: anon 1,352/s, file 13/s"; 1.16 times static 60's time). Such a finding
+ * is a strike: no rise for POLICY_ADAPTIVE_BACKOFF_S seconds, doubled for each strike in a row up
+ * to POLICY_ADAPTIVE_MAX_STRIKES doublings (30 s .. 8 min, the adaptive policy's back-off): probe
+ * slowly, back off fast, remember (the shape of Senpai in Meta's oomd). A rise that no such fall
+ * follows takes one strike away; POLICY_ADAPTIVE_RELAX_S without reclaim, or the unmapped cache
+ * crossing POLICY_SPARE_CEIL_PCT (another phase), forgets them all. Where the anonymous
+ * activations after a rise are fewer than the file ones before it, the rise paid and is no
+ * strike: a build on zram at 200 shows 100-410 anonymous a second, at 60 up to 1,215 file
+ * (compile-act-zram), and static 200 is the faster there.
+ * WS_JUDGE_POLLS: the pages a rise swaps out come back within 2 s (phased phase 2 at 200 on
+ * disk: 893-1,162 anonymous activations a second two seconds after 17,500 pages went out), and a
+ * fall on the window's means takes up to POLICY_ADAPTIVE_WINDOW polls of them to show.
+ */
+#define POLICY_WS_JUDGE_POLLS (POLICY_ADAPTIVE_WINDOW + 2)
 
 /* What the adaptive controller is doing. */
 enum policy_mode {
@@ -231,6 +252,13 @@ struct policy_state {
 	int ws_bias;	   /* added to the tendency's formula */
 	bool ws_snap;	   /* the last fall was a snap: at most POLICY_WS_LOW */
 	bool ws_low_cache; /* the window's polls had little unmapped cache */
+	/* workingset's judgement of its rises (POLICY_WS_JUDGE_POLLS): 1 + the polls since the
+	 * last rise while it is judged (0: none is); the most file activations a second the
+	 * window showed at its steps; strikes in a row; no rise before ws_backoff_us. */
+	unsigned ws_since_rise;
+	uint64_t ws_rise_file_pps;
+	unsigned ws_strikes;
+	uint64_t ws_backoff_us;
 };
 
 struct policy_result {

@@ -10,7 +10,17 @@ struct regulator_limits {
 	int step;	    /* smallest change worth a write */
 	int smoothing_pct;  /* weight of the previous smoothed value, 0..99 */
 	int kernel_max;	    /* what the running kernel accepts: 100 or 200 */
+	bool mglru;	    /* the kernel reclaims with the multi-gen LRU: keep within
+			     * REGULATOR_MGLRU_MIN..REGULATOR_MGLRU_MAX */
 };
+
+/* Under the multi-gen LRU the ends of the range are other mechanisms, not gentler
+ * values (mm/vmscan.c, get_swappiness, isolate_folios, get_type_to_scan; DESIGN.md):
+ * 0 never scans anonymous pages, even near OOM; 1 evicts file pages first and 200
+ * anonymous ones first, without the refault feedback that 2..199 weight. So the
+ * regulator keeps within 2..199 there, whatever min and max say. */
+#define REGULATOR_MGLRU_MIN 2
+#define REGULATOR_MGLRU_MAX 199
 
 struct regulator {
 	bool has_history;
@@ -43,7 +53,8 @@ int regulator_next(struct regulator *r, const struct regulator_limits *lim, int 
 		   struct regulator_decision *ret);
 
 /* The range values are kept in: hi is max, or kernel_max when that is lower; lo is
- * min, or hi when that is lower. */
+ * min, or hi when that is lower; under the multi-gen LRU both within
+ * REGULATOR_MGLRU_MIN..REGULATOR_MGLRU_MAX. */
 void regulator_range(const struct regulator_limits *lim, int *lo, int *hi);
 
 /* Returns a short name for a verdict ("write", "unchanged", "below-step"). */

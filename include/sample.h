@@ -43,6 +43,10 @@ struct sample {
 	bool has_swaps;
 	struct swaps swaps;
 	bool zswap_enabled;
+
+	/* The kernel reclaims with the multi-gen LRU (lru.h): filled by the caller
+	 * from lru_gen/enabled, not by sampler_read. */
+	bool mglru;
 };
 
 struct sampler;

@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lru.h"
+
 /* The last decisions kept in the state file. */
 #define STATUS_HISTORY 8
 #define STATUS_REASON_BYTES 128
@@ -29,6 +31,8 @@ struct status_snapshot {
 	int64_t pid;
 	int64_t started_s;
 	char policy[16];
+	char lru[8];			 /* "classic" or "mglru"; "": not recorded (an older daemon) */
+	char kernel[LRU_RELEASE_BYTES]; /* the kernel's release; "": not known */
 	int swappiness;	 /* what the knob holds */
 	int original;	 /* what the daemon restores on exit, if restores */
 	bool restores;	 /* the exit writes original back (owner_restores) */
@@ -40,6 +44,7 @@ struct status_snapshot {
 	bool dry_run;
 	bool yielded;
 	uint64_t writes, yields, reloads, reload_failures, errors;
+	uint64_t journal_dropped; /* log records journald did not take (journal_not_taken) */
 	int64_t last_decision_s; /* 0: none yet */
 	int64_t last_poll_s;	 /* the last completed poll (the start before the first) */
 	unsigned poll_interval_ms; /* the wait until the next poll */

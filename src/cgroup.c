@@ -13,11 +13,6 @@
 #include "journal.h"
 #include "parse.h"
 
-/* The deepest the walk goes below root. Each level holds one directory fd;
- * real hierarchies are a few levels deep (systemd's slices and scopes: 3 to 5,
- * a container runtime's: a few more). */
-#define WALK_MAX_DEPTH 64
-
 bool
 cgroup_v1_present(const char *root)
 {
@@ -154,9 +149,11 @@ walk_dir(struct walk *w, int fd, unsigned depth)
 			continue;
 		}
 		move_one(w, child);
-		if (depth + 1 < WALK_MAX_DEPTH) {
+		if (depth + 1 < CGROUP_WALK_MAX_DEPTH) {
 			walk_dir(w, child, depth + 1);
 		} else {
+			if (w->m->first_err == 0)
+				w->m->first_too_deep = true;
 			fail(w, ".", -ELOOP);
 			close(child);
 		}
@@ -197,7 +194,12 @@ cgroup_v1_follow(const char *root, int *value, int to, struct cgroup_move *m, in
 		return;
 	}
 	*value = to;
-	if (m->failed > 0)
+	if (m->failed > 0 && m->first_too_deep)
+		journal_log_once(err, m->first_err, LOG_WARNING, MSGID_ERROR,
+				 "failed to set memory.swappiness in %u of the cgroups under '%s', first '%s': more than %d "
+				 "levels below '%s', the deepest the walk goes; the cgroups below it are not walked",
+				 m->failed, root, m->first_path, CGROUP_WALK_MAX_DEPTH, root);
+	else if (m->failed > 0)
 		journal_log_once(err, m->first_err, LOG_WARNING, MSGID_ERROR,
 				 "failed to set memory.swappiness in %u of the cgroups under '%s', first '%s': %s",
 				 m->failed, root, m->first_path, strerror(-m->first_err));

@@ -39,16 +39,40 @@ scan_error(const struct scan *s, const char *path, int r)
 		    r == -EFBIG ? "larger than 64 KiB" : fileio_strerror(r));
 }
 
-/* Adds the names of the files in sysctl_dirs[dir] to e. */
+/* The cap reached in sysctl_dirs[dir], after added names from it: says which
+ * directories were not read, or not in full. */
 static void
+report_cap(const struct scan *s, unsigned dir, size_t added)
+{
+	char rest[512] = "";
+	size_t used = 0;
+
+	if (!s->log_errors)
+		return;
+	for (unsigned i = dir + 1; i < ARRAY_SIZE(sysctl_dirs) && used < sizeof(rest); i++) {
+		int len = snprintf(rest + used, sizeof(rest) - used, ", '%s'", sysctl_dirs[i]);
+
+		if (len > 0)
+			used += (size_t)len;
+	}
+	journal_log(LOG_WARNING, MSGID_ERROR,
+		    "more than %d sysctl.d files, the most the check for vm.swappiness reads: not checked: %s'%s'%s",
+		    COEXIST_MAX_FILES, added > 0 ? "the rest of " : "", sysctl_dirs[dir], rest);
+}
+
+/* Adds the names of the files in sysctl_dirs[dir] to e. Returns false when
+ * COEXIST_MAX_FILES were reached (reported), true otherwise. */
+static bool
 list_dir(const struct scan *s, unsigned dir, struct coexist_entry *e, size_t *n)
 {
 	DIR *d = opendir(sysctl_dirs[dir]);
 	struct dirent *de;
+	size_t added = 0;
+	bool room = true;
 
 	if (!d) {
 		scan_error(s, sysctl_dirs[dir], -errno);
-		return;
+		return true;
 	}
 	for (;;) {
 		errno = 0;
@@ -61,14 +85,17 @@ list_dir(const struct scan *s, unsigned dir, struct coexist_entry *e, size_t *n)
 		if (!coexist_sysctl_name_ok(de->d_name))
 			continue;
 		if (*n >= COEXIST_MAX_FILES) {
-			scan_error(s, sysctl_dirs[dir], -EMFILE);
+			report_cap(s, dir, added);
+			room = false;
 			break;
 		}
 		snprintf(e[*n].name, sizeof(e[*n].name), "%s", de->d_name);
 		e[*n].dir = dir;
 		(*n)++;
+		added++;
 	}
 	closedir(d);
+	return room;
 }
 
 /* Reads one sysctl.d file and adds what it sets. Returns 0 and fills *ret_st,
@@ -110,14 +137,20 @@ scan_sysctl(const struct scan *s)
 	}
 	/* Debian links /etc/sysctl.d/99-sysctl.conf to it: the same file once. */
 	have_conf = stat(KPATH_SYSCTL_CONF, &conf_st) == 0;
-	for (unsigned dir = 0; dir < ARRAY_SIZE(sysctl_dirs); dir++)
-		list_dir(s, dir, e, &n);
+	for (unsigned dir = 0; dir < ARRAY_SIZE(sysctl_dirs) && list_dir(s, dir, e, &n); dir++)
+		;
 	n = coexist_sysctl_order(e, n);
 	for (size_t i = 0; i < n; i++) {
 		char path[COEXIST_PATH_BYTES];
 
-		if (snprintf(path, sizeof(path), "%s/%s", sysctl_dirs[e[i].dir], e[i].name) >= (int)sizeof(path))
+		if (snprintf(path, sizeof(path), "%s/%s", sysctl_dirs[e[i].dir], e[i].name) >= (int)sizeof(path)) {
+			if (s->log_errors)
+				journal_log(LOG_WARNING, MSGID_ERROR,
+					    "cannot check '%s/%s' for vm.swappiness: its path is longer than %d bytes, the "
+					    "most the check takes",
+					    sysctl_dirs[e[i].dir], e[i].name, COEXIST_PATH_BYTES - 1);
 			continue;
+		}
 		if (scan_sysctl_file(s, path, &st) == 0 && have_conf && st.st_dev == conf_st.st_dev &&
 		    st.st_ino == conf_st.st_ino)
 			conf_seen = true;

@@ -77,13 +77,34 @@ config_external_name(enum config_external e)
 	return e == CONFIG_EXTERNAL_OVERRIDE ? "override" : "yield";
 }
 
+const char *
+config_quote(const char *s, bool brackets, char *buf, size_t len)
+{
+	size_t n = strlen(s);
+	bool printable = true;
+
+	for (size_t i = 0; i < n; i++)
+		printable = printable && s[i] >= 0x20 && s[i] <= 0x7e;
+	if (n > CONFIG_QUOTE_MAX)
+		snprintf(buf, len, "(%zu bytes, not shown)", n);
+	else if (!printable)
+		snprintf(buf, len, "(%zu bytes, some not printable, not shown)", n);
+	else
+		snprintf(buf, len, brackets ? "'[%s]'" : "'%s'", s);
+	return buf;
+}
+
+/* One quoted text per message: the buffer lives in the caller's block. */
+#define QUOTE(s) config_quote((s), false, (char[CONFIG_QUOTE_BYTES]){ 0 }, CONFIG_QUOTE_BYTES)
+#define QUOTE_SECTION(s) config_quote((s), true, (char[CONFIG_QUOTE_BYTES]){ 0 }, CONFIG_QUOTE_BYTES)
+
 static int
 set_int(int *dst, const char *key, const char *value, long min, long max, char *err, size_t errlen)
 {
 	long v;
 
 	if (parse_long(value, min, max, &v) < 0) {
-		snprintf(err, errlen, "key '%s': expected %ld..%ld, got '%s'", key, min, max, value);
+		snprintf(err, errlen, "key '%s': expected %ld..%ld, got %s", key, min, max, QUOTE(value));
 		return -EINVAL;
 	}
 	*dst = (int)v;
@@ -105,7 +126,7 @@ static int
 set_bool(bool *dst, const char *key, const char *value, char *err, size_t errlen)
 {
 	if (parse_bool(value, dst) < 0) {
-		snprintf(err, errlen, "key '%s': expected yes or no, got '%s'", key, value);
+		snprintf(err, errlen, "key '%s': expected yes or no, got %s", key, QUOTE(value));
 		return -EINVAL;
 	}
 	return 0;
@@ -126,11 +147,11 @@ find_key(const char *section, const char *key, enum config_key *ret, char *err, 
 			k = (enum config_key)i;
 	}
 	if (!section_known) {
-		snprintf(err, errlen, "unknown section '[%s]'", section);
+		snprintf(err, errlen, "unknown section %s", QUOTE_SECTION(section));
 		return -ENOENT;
 	}
 	if (k == CONFIG_KEY_COUNT) {
-		snprintf(err, errlen, "unknown key '%s' in section '[%s]'", key, section);
+		snprintf(err, errlen, "unknown key %s in section '[%s]'", QUOTE(key), section);
 		return -ENOENT;
 	}
 	*ret = k;
@@ -148,8 +169,8 @@ set_textfile(struct config *c, const char *value, char *err, size_t errlen)
 	} else if (value[0] != '/' || n >= sizeof(c->metrics_textfile) || n < 6 ||
 		   strcmp(value + n - 5, ".prom") != 0 || strstr(value, "/../") != NULL) {
 		snprintf(err, errlen,
-			 "key 'textfile': expected an absolute path ending in .prom, at most %zu characters, got '%s'",
-			 sizeof(c->metrics_textfile) - 1, value);
+			 "key 'textfile': expected an absolute path ending in .prom, at most %zu characters, got %s",
+			 sizeof(c->metrics_textfile) - 1, QUOTE(value));
 		return -EINVAL;
 	} else {
 		memcpy(c->metrics_textfile, value, n + 1);
@@ -170,7 +191,8 @@ config_set(struct config *c, const char *section, const char *key, const char *v
 	switch (k) {
 	case CONFIG_KEY_POLICY_NAME:
 		if (policy_from_name(value, &c->policy) < 0) {
-			snprintf(err, errlen, "key 'name': expected ck, tendency, adaptive or workingset, got '%s'", value);
+			snprintf(err, errlen, "key 'name': expected ck, tendency, adaptive or workingset, got %s",
+				 QUOTE(value));
 			r = -EINVAL;
 		}
 		break;
@@ -184,7 +206,8 @@ config_set(struct config *c, const char *section, const char *key, const char *v
 		}
 		r = set_int(&c->max, key, value, 0, CONFIG_SWAPPINESS_MAX, err, errlen);
 		if (r < 0)
-			snprintf(err, errlen, "key 'max': expected auto or 0..%d, got '%s'", CONFIG_SWAPPINESS_MAX, value);
+			snprintf(err, errlen, "key 'max': expected auto or 0..%d, got %s", CONFIG_SWAPPINESS_MAX,
+				 QUOTE(value));
 		break;
 	case CONFIG_KEY_LIMITS_STEP:
 		r = set_int(&c->step, key, value, 1, CONFIG_SWAPPINESS_MAX, err, errlen);
@@ -211,7 +234,8 @@ config_set(struct config *c, const char *section, const char *key, const char *v
 		else if (strcmp(value, "override") == 0)
 			c->on_external_change = CONFIG_EXTERNAL_OVERRIDE;
 		else {
-			snprintf(err, errlen, "key 'on_external_change': expected yield or override, got '%s'", value);
+			snprintf(err, errlen, "key 'on_external_change': expected yield or override, got %s",
+				 QUOTE(value));
 			r = -EINVAL;
 		}
 		break;

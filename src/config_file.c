@@ -27,7 +27,16 @@ struct loader {
 	struct config cfg;
 	config_error_fn on_error;
 	void *userdata;
+	struct config_file_info *info; /* failed_path: the first file that failed */
 };
+
+/* Remembers path as the first file or directory that could not be read. */
+static void
+failed(struct loader *l, const char *path)
+{
+	if (l->info->failed_path[0] == '\0')
+		snprintf(l->info->failed_path, sizeof(l->info->failed_path), "%s", path);
+}
 
 static void __attribute__((format(printf, 3, 4)))
 report(struct loader *l, unsigned line, const char *fmt, ...)
@@ -56,28 +65,30 @@ check_line(struct loader *l, const char *s)
 		return true;
 	if (*s == '[') {
 		const char *close = strchr(s, ']');
-		char name[64];
+		char name[CONFIG_QUOTE_MAX + 2], quoted[CONFIG_QUOTE_BYTES];
 		size_t n;
 
 		if (!close) {
 			report(l, l->line, "expected ']' to close the section name");
 			return false;
 		}
+		/* Longer than any section: quoted as its length alone. */
 		n = (size_t)(close - s - 1);
-		if (n >= sizeof(name)) {
-			report(l, l->line, "unknown section '%.*s'", (int)n, s + 1);
-			return false;
-		}
+		if (n > CONFIG_QUOTE_MAX + 1)
+			n = CONFIG_QUOTE_MAX + 1;
 		memcpy(name, s + 1, n);
 		name[n] = '\0';
+		if (n > CONFIG_QUOTE_MAX) {
+			report(l, l->line, "unknown section (%zu bytes, not shown)", (size_t)(close - s - 1));
+			return false;
+		}
 		if (!config_section_known(name))
-			report(l, l->line, "unknown section '[%s]'", name);
+			report(l, l->line, "unknown section %s", config_quote(name, true, quoted, sizeof(quoted)));
 		return true;
 	}
+	/* Not configuration: its text is not repeated (the file may be anyone's). */
 	if (!strchr(s, '=') && !strchr(s, ':')) {
-		size_t n = strcspn(s, "\r\n");
-
-		report(l, l->line, "expected 'key = value', got '%.*s'", (int)(n > 60 ? 60 : n), s);
+		report(l, l->line, "expected 'key = value' or '[section]'");
 		return false;
 	}
 	return true;
@@ -141,10 +152,10 @@ handler(void *user, const char *section, const char *name, const char *value)
 {
 	struct loader *l = user;
 	enum config_key key;
-	char err[256];
+	char err[256], quoted[CONFIG_QUOTE_BYTES];
 
 	if (section[0] == '\0') {
-		report(l, l->line, "key '%s' outside any section", name);
+		report(l, l->line, "key %s outside any section", config_quote(name, false, quoted, sizeof(quoted)));
 		return 1;
 	}
 	if (!config_section_known(section))
@@ -396,63 +407,81 @@ is_dropin(const struct dirent *e)
 	return e->d_name[0] != '.' && n > 5 && strcmp(e->d_name + n - 5, ".conf") == 0;
 }
 
-int
-config_file_load(const char *path, bool optional, struct config *ret, config_error_fn on_error, void *userdata)
+/* Reads the drop-ins of path (path.d/\*.conf) into l->cfg; sets *ret_n to how
+ * many there are. Returns 0 or the first negative errno (reported). */
+static int
+load_dropins(struct loader *l, const char *path, int *ret_n)
 {
-	struct loader l = { .on_error = on_error, .userdata = userdata };
-	char dir[PATH_MAX], file[PATH_MAX];
+	char dir[PATH_MAX + 2], file[PATH_MAX];
 	struct dirent **list = NULL;
-	enum config_key key;
 	struct stat st;
-	char err[256];
-	int n, r;
-	bool main_absent = false;
+	int n, r = 0;
 
-	config_defaults(&l.cfg);
-	r = load_one(&l, path, !optional);
-	if (r == -ENOENT && optional) {
-		main_absent = true;
-		r = 0;
-	} else if (r < 0) {
-		return r;
-	}
-
+	*ret_n = 0;
 	/* Drop-ins, the way systemd's own .conf.d work: FILE.d/NAME.conf after FILE,
 	 * in lexical order, later keys overriding earlier ones. */
 	snprintf(dir, sizeof(dir), "%s.d", path);
+	l->path = dir;
 	if (stat(dir, &st) < 0) {
-		if (errno != ENOENT && errno != ENOTDIR) {
-			r = -errno;
-			l.path = dir;
-			report(&l, 0, "%s", strerror(-r));
-			return r;
-		}
-		n = 0; /* no drop-ins */
-	} else if (!S_ISDIR(st.st_mode)) {
-		n = 0;
-	} else {
-		l.path = dir;
-		r = check_owner(&l, &st, "a drop-in directory");
-		if (r < 0)
-			return r;
+		if (errno == ENOENT || errno == ENOTDIR)
+			return 0; /* no drop-ins */
+		r = -errno;
+		report(l, 0, "%s", strerror(-r));
+		failed(l, dir);
+		return r;
+	}
+	if (!S_ISDIR(st.st_mode))
+		return 0;
+	r = check_owner(l, &st, "a drop-in directory");
+	if (r >= 0) {
 		n = scandir(dir, &list, is_dropin, alphasort);
 		if (n < 0) {
 			r = -errno;
-			report(&l, 0, "%s", strerror(-r));
-			return r;
+			report(l, 0, "%s", strerror(-r));
 		}
+	}
+	if (r < 0) {
+		failed(l, dir);
+		return r;
 	}
 	/* Every drop-in, even after one that is refused: all errors in one pass. */
 	for (int i = 0; i < n; i++) {
 		if (snprintf(file, sizeof(file), "%s/%s", dir, list[i]->d_name) < (int)sizeof(file)) {
-			int q = load_one(&l, file, true);
+			int q = load_one(l, file, true);
 
-			if (q < 0 && r >= 0)
+			if (q < 0 && r >= 0) {
 				r = q;
+				failed(l, file);
+			}
 		}
 		free(list[i]);
 	}
 	free(list);
+	*ret_n = n;
+	return r;
+}
+
+int
+config_file_load_info(const char *path, bool optional, struct config *ret, config_error_fn on_error,
+		      void *userdata, struct config_file_info *info)
+{
+	struct loader l = { .on_error = on_error, .userdata = userdata, .info = info };
+	enum config_key key;
+	char err[256];
+	int n, r;
+
+	*info = (struct config_file_info){ 0 };
+	config_defaults(&l.cfg);
+	r = load_one(&l, path, !optional);
+	if (r == -ENOENT && optional) {
+		info->main_absent = true;
+		r = 0;
+	} else if (r < 0) {
+		failed(&l, path);
+		return r;
+	}
+	r = load_dropins(&l, path, &n);
+	info->dropins = (unsigned)n;
 	if (r < 0)
 		return r;
 
@@ -467,5 +496,13 @@ config_file_load(const char *path, bool optional, struct config *ret, config_err
 	if (l.errors > 0)
 		return -EINVAL;
 	*ret = l.cfg;
-	return main_absent && n <= 0 ? 1 : 0;
+	return info->main_absent && n <= 0 ? 1 : 0;
+}
+
+int
+config_file_load(const char *path, bool optional, struct config *ret, config_error_fn on_error, void *userdata)
+{
+	struct config_file_info info;
+
+	return config_file_load_info(path, optional, ret, on_error, userdata, &info);
 }

@@ -13,6 +13,7 @@
 #include "fileio.h"
 #include "journal.h"
 #include "kpath.h"
+#include "lru_watch.h"
 
 static void
 apply_config(struct daemon *d, const struct config *cfg)
@@ -207,6 +208,7 @@ static void
 finish(struct daemon *d)
 {
 	knob_close(&d->knob);
+	lru_watch_close(&d->lru);
 	sampler_free(d->sampler);
 	wakeup_stop(&d->wake);
 	notify_watchdog_stop(&d->watchdog);
@@ -262,7 +264,7 @@ take_state_dir(struct daemon *d)
 int
 daemon_run(const struct daemon_options *opt, const struct config *cfg)
 {
-	struct daemon d = { .state_fd = -1, .lock_fd = -1, .wake.psi_fd = -1 };
+	struct daemon d = { .state_fd = -1, .lock_fd = -1, .wake.psi_fd = -1, .lru.fd = -1 };
 	char desc[160];
 	int r, knob_value;
 
@@ -292,8 +294,10 @@ daemon_run(const struct daemon_options *opt, const struct config *cfg)
 		journal_log(LOG_WARNING, NULL,
 			    "cgroup v1 memory controller: each memory cgroup keeps the swappiness it was created with, "
 			    "so vm.swappiness changes only the root; [daemon] cgroup_v1_follow = yes makes them follow");
-	journal_log(LOG_INFO, MSGID_START, "started: %s, original %d%s", config_describe(&d.cfg, desc, sizeof(desc)),
-		    d.own.original, d.own.dry_run ? ", dry run" : "");
+	lru_watch_open(&d.lru, &d.st);
+	journal_lru(LOG_INFO, MSGID_START, &d.lru.info, "started: %s, original %d%s; %s LRU, Linux %s",
+		    config_describe(&d.cfg, desc, sizeof(desc)), d.own.original, d.own.dry_run ? ", dry run" : "",
+		    d.st.lru, d.st.kernel);
 	check_others(&d);
 	if (d.own.yielded)
 		daemon_status_yielded(&d, d.own.expected);

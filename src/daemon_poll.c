@@ -37,6 +37,7 @@ daemon_publish(struct daemon *d)
 	d->st.original = d->own.original;
 	d->st.restores = owner_restores(&d->own);
 	d->st.poll_interval_ms = wakeup_interval_ms(&d->wake);
+	d->st.journal_dropped = journal_not_taken();
 	publish(&d->pub, d->opt.state_dir, d->state_fd, d->cfg.metrics_textfile, &d->st);
 }
 
@@ -214,10 +215,12 @@ poll_once(struct daemon *d)
 	/* Busy only while a decision sees pressure (not while yielded or failing). */
 	d->wake.busy = false;
 	d->st.last_poll_s = daemon_now_s();
+	lru_watch_poll(&d->lru, &d->st);
 	if (!read_sample(d)) {
 		daemon_publish(d);
 		return;
 	}
+	d->cur.mglru = d->lru.info.kind == LRU_MGLRU;
 	max = resolve_max(d, &d->cur);
 	r = knob_read(&d->knob, &knob_value);
 	if (r < 0) {

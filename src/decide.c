@@ -15,7 +15,7 @@ decide_spare_top(const struct config *cfg, int max, int kernel_max)
 }
 
 struct regulator_limits
-decide_limits(const struct config *cfg, int max, int kernel_max)
+decide_limits(const struct config *cfg, int max, int kernel_max, bool mglru)
 {
 	return (struct regulator_limits){
 		/* A min above what max = auto allows yields to the devices' range. */
@@ -24,6 +24,7 @@ decide_limits(const struct config *cfg, int max, int kernel_max)
 		.step = cfg->step,
 		.smoothing_pct = cfg->smoothing_pct,
 		.kernel_max = kernel_max,
+		.mglru = mglru,
 	};
 }
 
@@ -34,7 +35,7 @@ decide(const struct config *cfg, int max, int kernel_max, struct policy_state *s
 	int lo, hi, r;
 
 	if (state) {
-		struct regulator_limits base = decide_limits(cfg, max, kernel_max);
+		struct regulator_limits base = decide_limits(cfg, max, kernel_max, cur->mglru);
 
 		policy_begin(state, current);
 		state->spare_top = decide_spare_top(cfg, max, kernel_max);
@@ -48,7 +49,7 @@ decide(const struct config *cfg, int max, int kernel_max, struct policy_state *s
 	 * reclaim), lifts auto's top for this decision (include/policy.h). */
 	if (ret->pr.lift && state)
 		max = state->spare_top;
-	ret->lim = decide_limits(cfg, max, kernel_max);
+	ret->lim = decide_limits(cfg, max, kernel_max, cur->mglru);
 	regulator_range(&ret->lim, &lo, &hi);
 	r = regulator_next(reg, &ret->lim, ret->pr.target, current, &ret->dec);
 	if (r < 0)

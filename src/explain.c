@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "kpath.h"
+#include "parse.h"
 #include "textbuf.h"
 
 /* "5 s", "1.5 s", "250 ms". */
@@ -239,10 +241,12 @@ put_inputs(struct textbuf *t, const struct explain_input *in)
 		textbuf_put(t,
 		    "It steers that value by the refaults the kernel counts as its working set coming back (%llu "
 		    "anonymous and %llu file pages a second here): up toward %d while file ones dominate and "
-		    "little page cache is unmapped, down toward %d while anonymous ones do; one decision has no "
-		    "history to steer by, so the value is the tendency policy's.\n",
+		    "little page cache is unmapped, down toward %d while anonymous ones do, and after a rise "
+		    "that brought back more anonymous pages than the file ones it saved it waits %d s before "
+		    "rising again (twice as long each time); one decision has no history to steer by, so the "
+		    "value is the tendency policy's.\n",
 		    (unsigned long long)pr->activate_anon_pps, (unsigned long long)pr->activate_file_pps,
-		    POLICY_WS_HIGH, POLICY_WS_LOW);
+		    POLICY_WS_HIGH, POLICY_WS_LOW, POLICY_ADAPTIVE_BACKOFF_S);
 		break;
 	default:
 		textbuf_put(t,
@@ -253,12 +257,72 @@ put_inputs(struct textbuf *t, const struct explain_input *in)
 	}
 }
 
+/* What workingset_activate_anon and _file, the workingset policy's input, count under
+ * the multi-gen LRU of this release (DESIGN.md, with mm/vmscan.c and mm/workingset.c
+ * by version): fd-access promotions in sort_folio() on 6.1, recent refaults after
+ * "Multi-gen LRU: fix workingset accounting" (about 6.5), and from the 6.14 rework
+ * only page-fault refaults of folios with PG_workingset. */
+static void
+put_ws_mglru(struct textbuf *t, const char *release)
+{
+	unsigned major, minor;
+	const char *when, *what;
+
+	if (parse_kernel_release(release, &major, &minor) < 0) {
+		when = "";
+		what = "do not count what they count under the classic LRU (that changed in Linux 6.5 and 6.14)";
+	} else if (major < 6 || (major == 6 && minor < 5)) {
+		when = " before about Linux 6.5";
+		what = "count promotions of pages used through file descriptors, not refaults";
+	} else if (major == 6 && minor < 14) {
+		when = " from about Linux 6.5 to 6.13";
+		what = "count every recent refault, not only those within the working set";
+	} else {
+		when = " from Linux 6.14";
+		what = "count only page-fault refaults of pages that were in the working set: file pages read back "
+		       "through read() never count";
+	}
+	textbuf_put(t, "Under the multi-gen LRU%s, workingset_activate_anon and _file, which the workingset policy "
+	    "steers by, %s.\n", when, what);
+}
+
+/* The kernel and its LRU; under the multi-gen LRU, what the workingset policy's
+ * counters mean. */
+static void
+put_lru(struct textbuf *t, const struct explain_input *in)
+{
+	const struct lru_info *l = in->lru;
+	const char *rel;
+
+	if (!l)
+		return;
+	rel = l->release[0] ? l->release : "(release unknown)";
+	if (l->source == LRU_SOURCE_BAD)
+		textbuf_put(t, "Kernel: Linux %s, its LRU taken as classic (%s: %s).\n", rel, KPATH_LRU_GEN_ENABLED,
+		    l->err == -EINVAL ? "not a number" : l->err == -EBADFD ? "not a regular file" : strerror(-l->err));
+	else if (l->source == LRU_SOURCE_ABSENT)
+		textbuf_put(t, "Kernel: Linux %s, with the classic LRU (no %s: it has no multi-gen LRU).\n", rel,
+		    KPATH_LRU_GEN_ENABLED);
+	else if (l->kind == LRU_CLASSIC)
+		textbuf_put(t, "Kernel: Linux %s, with the classic LRU (%s is 0x%04x: the multi-gen LRU is built but off).\n",
+		    rel, KPATH_LRU_GEN_ENABLED, (unsigned)l->caps);
+	else
+		textbuf_put(t, "Kernel: Linux %s, with the multi-gen LRU (mglru: %s is 0x%04x).\n", rel,
+		    KPATH_LRU_GEN_ENABLED, (unsigned)l->caps);
+	if (l->kind == LRU_MGLRU && in->cfg->policy == POLICY_WORKINGSET && in->cur->has_activations)
+		put_ws_mglru(t, l->release);
+}
+
 static void
 put_limits(struct textbuf *t, const struct explain_input *in)
 {
 	const struct regulator_limits *lim = &in->dn->lim;
 
-	textbuf_put(t, "Limits: %d to %d; a change smaller than %d is not written", lim->min, lim->max, lim->step);
+	textbuf_put(t, "Limits: %d to %d", lim->min, lim->max);
+	if (lim->mglru)
+		textbuf_put(t, ", kept within %d to %d under the multi-gen LRU, where 0 never swaps and 1 and 200 evict "
+			    "one kind of page first without feedback", REGULATOR_MGLRU_MIN, REGULATOR_MGLRU_MAX);
+	textbuf_put(t, "; a change smaller than %d is not written", lim->step);
 	if (lim->smoothing_pct > 0)
 		textbuf_put(t, "; smoothing %d%% (it needs history, which one decision does not have)",
 		    lim->smoothing_pct);
@@ -268,12 +332,17 @@ put_limits(struct textbuf *t, const struct explain_input *in)
 static void
 put_config(struct textbuf *t, const struct explain_input *in)
 {
+	const char *blame = in->config_failed ? in->config_failed : in->config_path;
 	char desc[160];
 
 	config_describe(in->cfg, desc, sizeof(desc));
 	switch (in->config_source) {
 	case EXPLAIN_CONFIG_FILE:
 		textbuf_put(t, "Configuration: %s (%s).\n", in->config_path, desc);
+		break;
+	case EXPLAIN_CONFIG_DROPINS:
+		textbuf_put(t, "Configuration: the drop-ins in %s.d, on the built-in defaults, as %s does not exist (%s).\n",
+		    in->config_path, in->config_path, desc);
 		break;
 	case EXPLAIN_CONFIG_ABSENT:
 		textbuf_put(t, "Configuration: the built-in defaults, as %s does not exist (%s).\n", in->config_path, desc);
@@ -282,13 +351,13 @@ put_config(struct textbuf *t, const struct explain_input *in)
 		textbuf_put(t,
 		    "Configuration: the built-in defaults, as this user may not read %s; the daemon, as root, "
 		    "would use it (%s).\n",
-		    in->config_path, desc);
+		    blame, desc);
 		break;
 	case EXPLAIN_CONFIG_REFUSED:
 		textbuf_put(t,
 		    "Configuration: the built-in defaults, as %s is refused (%s; the errors are above): the daemon "
 		    "would not start with it (%s).\n",
-		    in->config_path, strerror(in->config_errno), desc);
+		    blame, strerror(in->config_errno), desc);
 		break;
 	}
 	if (in->cfg->dry_run)
@@ -308,6 +377,7 @@ explain_render(const struct explain_input *in, char *buf, size_t len)
 		put_swap(&t, in);
 	put_pressure(&t, in);
 	put_inputs(&t, in);
+	put_lru(&t, in);
 	if (in->cur->swap_total_kib != 0)
 		put_limits(&t, in);
 	put_config(&t, in);

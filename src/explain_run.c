@@ -16,6 +16,7 @@
 #include "journal.h"
 #include "knob.h"
 #include "kpath.h"
+#include "lru_watch.h"
 #include "sample.h"
 
 /* Between the two looks: the daemon's default poll under pressure, long enough
@@ -23,15 +24,18 @@
 #define EXPLAIN_INTERVAL_MS 1000
 
 /* Loads the configuration the daemon would use, or the defaults when this user
- * cannot read it or it is refused; says which in *in. */
+ * cannot read it or it is refused; says which in *in (the file to blame is
+ * kept in info, which must outlive *in). */
 static void
-load_config(const struct daemon_options *opt, struct config *cfg, struct explain_input *in)
+load_config(const struct daemon_options *opt, struct config *cfg, struct explain_input *in,
+	    struct config_file_info *info)
 {
-	int r = config_file_load(opt->config_path, true, cfg, config_errors_print, NULL);
+	int r = config_file_load_info(opt->config_path, true, cfg, config_errors_print, NULL, info);
 
 	in->config_path = opt->config_path;
+	in->config_failed = info->failed_path[0] ? info->failed_path : NULL;
 	if (r == 0) {
-		in->config_source = EXPLAIN_CONFIG_FILE;
+		in->config_source = info->main_absent ? EXPLAIN_CONFIG_DROPINS : EXPLAIN_CONFIG_FILE;
 		return;
 	}
 	/* Absent: config_file_load has filled in the defaults. */
@@ -106,13 +110,17 @@ daemon_explain(const struct daemon_options *opt, FILE *out)
 	struct decision dn;
 	struct regulator reg = { 0 };
 	struct policy_state fresh = { 0 }; /* the daemon's first poll, which has no history either */
-	char text[4096];
+	struct lru_info lru;
+	static struct config_file_info info; /* PATH_MAX: off the stack */
+	static char text[EXPLAIN_TEXT_BYTES];
 	int r, knob_value, len;
 
-	load_config(opt, &cfg, &in);
+	load_config(opt, &cfg, &in, &info);
 	r = read_inputs(&knob_value, &prev, &cur);
 	if (r < 0)
 		return r;
+	lru_read(&lru);
+	cur.mglru = lru.kind == LRU_MGLRU;
 	r = decide(&cfg, decide_max(&cfg, &cur), knob_kernel_max(), &fresh, &reg, &prev, &cur, knob_value, &dn);
 	if (r < 0) {
 		journal_log(LOG_ERR, MSGID_ERROR, "cannot decide: %s", strerror(-r));
@@ -123,6 +131,7 @@ daemon_explain(const struct daemon_options *opt, FILE *out)
 	in.interval_us = cur.time_us > prev.time_us ? cur.time_us - prev.time_us : 0;
 	in.dn = &dn;
 	in.current = knob_value;
+	in.lru = &lru;
 	len = explain_render(&in, text, sizeof(text));
 	if (len < 0) {
 		journal_log(LOG_ERR, MSGID_ERROR, "the explanation does not fit its buffer");

@@ -12,6 +12,8 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "textbuf.h"
+
 static bool use_journal;
 static bool verbose_logs;
 
@@ -36,11 +38,21 @@ stderr_is_journal(void)
  * speak it ourselves over a non-blocking socket: sd_journal_sendv() uses a
  * blocking one, and a stalled journald would then stall the loop and let the
  * watchdog kill the daemon. A record that cannot be sent at once is dropped
- * and counted. */
+ * and counted: when journald is stalled it is lost (the journal stream on
+ * stderr is stalled too); when journald has gone (no socket, or nobody at it)
+ * it is written to stderr instead, without waiting, so that the restore at
+ * exit is still told. */
 #define JOURNAL_SOCKET "/run/systemd/journal/socket"
 
 static int journal_fd = -1;
-static unsigned long long dropped;
+static unsigned long long dropped;   /* since the last note that said so */
+static unsigned long long not_taken; /* since the start: journal_not_taken() */
+
+unsigned long long
+journal_not_taken(void)
+{
+	return not_taken;
+}
 
 static int
 journal_connect(void)
@@ -123,56 +135,87 @@ add(struct record *rec, const char *fmt, ...)
 	rec->n++;
 }
 
+/* Formats rec as the line stderr gets: "autoswappiness: <priority>: message",
+ * with the fields from first_extra on when verbose. Returns its length. */
+static size_t
+stderr_line(int priority, const struct record *rec, int first_extra, char *buf, size_t len)
+{
+	struct textbuf t = textbuf_init(buf, len);
+
+	textbuf_put(&t, "autoswappiness: %s: %.*s", priority_name(priority), (int)rec->iov[0].iov_len - 8,
+		    (const char *)rec->iov[0].iov_base + 8);
+	if (verbose_logs)
+		for (int i = first_extra; i < rec->n; i++)
+			textbuf_put(&t, " %.*s", (int)rec->iov[i].iov_len, (const char *)rec->iov[i].iov_base);
+	textbuf_put(&t, "\n");
+	return t.used;
+}
+
+/* Sends rec to journald, first the note of the records it did not take, if
+ * any. Returns 0 or a negative errno (-EAGAIN: stalled; -ENOENT,
+ * -ECONNREFUSED, -ENOTCONN: gone). */
+static int
+send_journal(const struct record *rec)
+{
+	int r;
+
+	if (journal_fd < 0)
+		journal_fd = journal_connect();
+	if (journal_fd < 0)
+		return journal_fd;
+	if (dropped > 0) {
+		struct record note;
+		char text[128];
+
+		snprintf(text, sizeof(text), "MESSAGE=journald did not keep up: %llu records dropped", dropped);
+		note.iov[0] = (struct iovec){ text, strlen(text) };
+		note.iov[1] = (struct iovec){ "PRIORITY=4", 10 };
+		note.iov[2] = (struct iovec){ "SYSLOG_IDENTIFIER=autoswappiness", 32 };
+		note.n = 3;
+		if (send_native(&note) == 0)
+			dropped = 0;
+	}
+	r = send_native(rec);
+	if (r == -ECONNREFUSED || r == -ENOTCONN) {
+		/* journald restarted: its socket is a new one. */
+		close(journal_fd);
+		journal_fd = journal_connect();
+		r = journal_fd >= 0 ? send_native(rec) : journal_fd;
+	}
+	return r;
+}
+
 /* Sends rec (whose first field is MESSAGE=) to journald, or prints it to stderr
  * as "autoswappiness: <priority>: message" with the other fields when verbose. */
 static void
 emit(int priority, struct record *rec, int first_extra)
 {
+	static char line[64 + MESSAGE_BYTES + MAX_FIELDS * (FIELD_BYTES + 1)];
+	int r, fields = rec->n;
+
 	if (priority == LOG_DEBUG && !verbose_logs)
 		return;
-	if (use_journal) {
-		int r;
-
-		add(rec, "PRIORITY=%d", priority);
-		add(rec, "SYSLOG_IDENTIFIER=autoswappiness");
-		if (journal_fd < 0)
-			journal_fd = journal_connect();
-		if (journal_fd < 0) {
-			dropped++;
-			return;
-		}
-		if (dropped > 0) {
-			struct record note;
-			char text[128];
-
-			snprintf(text, sizeof(text), "MESSAGE=journald did not keep up: %llu records dropped", dropped);
-			note.iov[0] = (struct iovec){ text, strlen(text) };
-			note.iov[1] = (struct iovec){ "PRIORITY=4", 10 };
-			note.iov[2] = (struct iovec){ "SYSLOG_IDENTIFIER=autoswappiness", 32 };
-			note.n = 3;
-			if (send_native(&note) == 0)
-				dropped = 0;
-		}
-		r = send_native(rec);
-		if (r == -ECONNREFUSED || r == -ENOTCONN) {
-			/* journald restarted: its socket is a new one. */
-			close(journal_fd);
-			journal_fd = journal_connect();
-			r = journal_fd >= 0 ? send_native(rec) : journal_fd;
-			if (journal_fd < 0)
-				journal_fd = -1;
-		}
-		/* Never wait and never fail the loop for a log record. */
-		if (r < 0)
-			dropped++;
+	if (!use_journal) {
+		fwrite(line, 1, stderr_line(priority, rec, first_extra, line, sizeof(line)), stderr);
 		return;
 	}
-	fprintf(stderr, "autoswappiness: %s: %.*s", priority_name(priority), (int)rec->iov[0].iov_len - 8,
-		(const char *)rec->iov[0].iov_base + 8);
-	if (verbose_logs)
-		for (int i = first_extra; i < rec->n; i++)
-			fprintf(stderr, " %.*s", (int)rec->iov[i].iov_len, (const char *)rec->iov[i].iov_base);
-	fputc('\n', stderr);
+	add(rec, "PRIORITY=%d", priority);
+	add(rec, "SYSLOG_IDENTIFIER=autoswappiness");
+	/* Never wait and never fail the loop for a log record. */
+	r = send_journal(rec);
+	if (r >= 0)
+		return;
+	dropped++;
+	not_taken++;
+	if (r == -ENOENT || r == -ECONNREFUSED || r == -ENOTCONN) {
+		/* Gone: to stderr instead, without waiting, nor SIGPIPE if it is a socket. */
+		size_t n;
+
+		rec->n = fields; /* PRIORITY and the identifier are in the line */
+		n = stderr_line(priority, rec, first_extra, line, sizeof(line));
+		if (send(STDERR_FILENO, line, n, MSG_DONTWAIT | MSG_NOSIGNAL) < 0 && errno == ENOTSOCK)
+			(void)!write(STDERR_FILENO, line, n);
+	}
 }
 
 /* MESSAGE is always the first field, in its own larger buffer. */
@@ -295,6 +338,21 @@ journal_other(int priority, const char *msgid, const struct journal_other *o, co
 		add(&rec, "OTHER_LINE=%u", o->line);
 		add(&rec, "OTHER_VALUE=%d", o->value);
 	}
+	emit(priority, &rec, 1);
+}
+
+void
+journal_lru(int priority, const char *msgid, const struct lru_info *lru, const char *fmt, ...)
+{
+	struct record rec;
+	va_list ap;
+
+	va_start(ap, fmt);
+	record_start(&rec, msgid, fmt, ap);
+	va_end(ap);
+	add(&rec, "LRU=%s", lru_name(lru->kind));
+	if (lru->release[0])
+		add(&rec, "KERNEL=%s", lru->release);
 	emit(priority, &rec, 1);
 }
 

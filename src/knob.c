@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/file.h>
@@ -106,11 +107,15 @@ int
 knob_state_dir_open(const char *dir, char *why, size_t why_len)
 {
 	struct stat st;
+	bool created = true;
 	int fd, r;
 
 	why[0] = '\0';
-	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
-		return -errno;
+	if (mkdir(dir, 0755) < 0) {
+		if (errno != EEXIST)
+			return -errno;
+		created = false;
+	}
 	/* Once, without following a link: from here on every record is reached
 	 * through this descriptor, whatever happens to the path. */
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -122,7 +127,13 @@ knob_state_dir_open(const char *dir, char *why, size_t why_len)
 			return -EPERM;
 		return r;
 	}
-	if (fstat(fd, &st) < 0)
+	/* 0755 whatever the umask when we made it: users run `status`, which
+	 * reads the state file there, and under a umask of 077 (`make run` from
+	 * a strict shell) mkdir alone made it 0700. One that exists is left as
+	 * it is, and checked. */
+	if (created && fchmod(fd, 0755) < 0)
+		r = -errno;
+	else if (fstat(fd, &st) < 0)
 		r = -errno;
 	else
 		r = fileio_check_private(&st, true, why, why_len);

@@ -11,6 +11,7 @@
 #include "journal.h"
 #include "knob.h"
 #include "kpath.h"
+#include "lru_watch.h"
 #include "sample.h"
 #include "writer.h"
 
@@ -19,6 +20,7 @@
 static int
 read_inputs(struct sampler **sampler, struct knob *knob, int *ret_knob, struct sample *ret)
 {
+	struct lru_info lru;
 	int r;
 
 	r = sampler_new(sampler);
@@ -34,10 +36,15 @@ read_inputs(struct sampler **sampler, struct knob *knob, int *ret_knob, struct s
 		return r;
 	}
 	r = sampler_read(*sampler, ret);
-	if (r < 0)
+	if (r < 0) {
 		journal_log(LOG_ERR, MSGID_ERROR, "failed to read '%s': %s", KPATH_MEMINFO,
 			    r == -ENODATA ? "no MemTotal" : strerror(-r));
-	return r;
+		return r;
+	}
+	/* Under the multi-gen LRU the regulator keeps off 0, 1 and 200 (regulator.h). */
+	lru_read(&lru);
+	ret->mglru = lru.kind == LRU_MGLRU;
+	return 0;
 }
 
 /* Decides, and writes unless dry_run. Returns 0 or a negative errno (logged). */

@@ -274,6 +274,59 @@ parse_kernel_release(const char *release, unsigned *ret_major, unsigned *ret_min
 	return 0;
 }
 
+/* The value of one digit in base, or -1. */
+static int
+digit_value(char c, unsigned base)
+{
+	int v = -1;
+
+	if (c >= '0' && c <= '9')
+		v = c - '0';
+	else if (c >= 'a' && c <= 'f')
+		v = c - 'a' + 10;
+	else if (c >= 'A' && c <= 'F')
+		v = c - 'A' + 10;
+	return v >= 0 && (unsigned)v < base ? v : -1;
+}
+
+int
+parse_lru_gen_enabled(const char *buf, size_t len, uint32_t *ret_caps)
+{
+	const char *p = buf, *end = buf + len;
+	unsigned base = 10;
+	uint64_t v = 0;
+	bool big = false;
+	int d;
+
+	/* lib/kstrtox.c: _parse_integer_fixup_radix, then _parse_integer. */
+	if (p < end && *p == '+')
+		p++;
+	if (end - p >= 3 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && digit_value(p[2], 16) >= 0) {
+		base = 16;
+		p += 2;
+	} else if (p < end && *p == '0') {
+		base = 8;
+	}
+	if (p >= end || digit_value(*p, base) < 0)
+		return -EINVAL;
+	for (; p < end && (d = digit_value(*p, base)) >= 0; p++) {
+		v = v * base + (unsigned)d;
+		/* Keep reading to the end: trailing text is garbage, not overflow. */
+		if (v > UINT32_MAX) {
+			big = true;
+			v = UINT32_MAX;
+		}
+	}
+	if (p < end && *p == '\n')
+		p++;
+	if (p != end)
+		return -EINVAL;
+	if (big)
+		return -ERANGE;
+	*ret_caps = (uint32_t)v;
+	return 0;
+}
+
 int
 parse_swappiness_limit(unsigned major, unsigned minor)
 {

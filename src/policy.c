@@ -604,20 +604,59 @@ dominates(uint64_t a, uint64_t b)
 	return a >= POLICY_WS_MIN_PPS && scaled_ge(a, 1, b, POLICY_WS_RATIO);
 }
 
+/* Forgets what the workingset policy learned of its rises (a calm stretch, another phase). */
+static void
+ws_forget(struct policy_state *st)
+{
+	st->ws_since_rise = 0;
+	st->ws_strikes = 0;
+	st->ws_backoff_us = 0;
+}
+
+/*
+ * Judges the last rise (include/policy.h, POLICY_WS_JUDGE_POLLS) on a fall of the bias on
+ * anonymous activations: a strike when anon a second (this poll's or the window's, the larger)
+ * is at least the file activations a second it rose on. Returns the seconds of the back-off it
+ * starts, 0 for none.
+ */
+static unsigned
+ws_judge_fall(struct policy_state *st, uint64_t now, uint64_t anon)
+{
+	unsigned s;
+
+	if (st->ws_since_rise == 0)
+		return 0;
+	st->ws_since_rise = 0;
+	if (anon < st->ws_rise_file_pps)
+		return 0; /* the rise paid: fewer refaults after it than before */
+	s = (unsigned)POLICY_ADAPTIVE_BACKOFF_S << st->ws_strikes;
+	if (st->ws_strikes < POLICY_ADAPTIVE_MAX_STRIKES)
+		st->ws_strikes++;
+	st->ws_backoff_us = sat_add(now, seconds_us(s));
+	return s;
+}
+
 /*
  * The workingset policy's window and bias: this poll's activations a and f into the window
  * (started afresh when the unmapped cache crosses POLICY_SPARE_CEIL_PCT, so that it holds
  * only polls with little of it or only polls with much: a phase's file set freed), the
- * window's means into *wa and *wf, and the bias moved by the kind that dominates. Returns
- * that kind ("anonymous", "file") or NULL.
+ * window's means into *wa and *wf, and the bias moved by the kind that dominates; a rise
+ * only outside a back-off, and a fall soon after a rise judges it (*backoff_s: the seconds of
+ * the back-off that starts, else 0). Returns that kind ("anonymous", "file", "file, held" for
+ * a rise held back) or NULL.
  */
 static const char *
-ws_steer(struct policy_state *st, uint64_t a, uint64_t f, bool low_cache, uint64_t *wa, uint64_t *wf)
+ws_steer(struct policy_state *st, uint64_t now, uint64_t a, uint64_t f, bool low_cache, uint64_t *wa, uint64_t *wf,
+	 unsigned *backoff_s)
 {
 	const char *why = NULL;
+	bool fell = false;
 
-	if (st->n_polls > 0 && st->ws_low_cache != low_cache)
+	*backoff_s = 0;
+	if (st->n_polls > 0 && st->ws_low_cache != low_cache) {
 		st->n_polls = 0;
+		ws_forget(st);
+	}
 	st->ws_low_cache = low_cache;
 	memmove(st->act_anon_pps + 1, st->act_anon_pps, sizeof(st->act_anon_pps) - sizeof(st->act_anon_pps[0]));
 	memmove(st->act_file_pps + 1, st->act_file_pps, sizeof(st->act_file_pps) - sizeof(st->act_file_pps[0]));
@@ -627,20 +666,36 @@ ws_steer(struct policy_state *st, uint64_t a, uint64_t f, bool low_cache, uint64
 		st->n_polls++;
 	*wa = recent_pps(st, st->act_anon_pps, POLICY_ADAPTIVE_WINDOW);
 	*wf = recent_pps(st, st->act_file_pps, POLICY_ADAPTIVE_WINDOW);
+	if (st->ws_since_rise > 0)
+		st->ws_since_rise++;
 	if (a >= POLICY_WS_SNAP_PPS && dominates(a, f)) {
 		st->ws_bias = min_int(st->ws_bias, 0) - POLICY_WS_STEP;
 		st->ws_snap = true;
-		why = "anonymous";
+		fell = true;
 	} else if (st->n_polls >= POLICY_ADAPTIVE_WINDOW && dominates(*wa, *wf)) {
 		st->ws_bias = min_int(st->ws_bias, 0) - POLICY_WS_STEP;
 		st->ws_snap = false;
-		why = "anonymous";
+		fell = true;
 	} else if (st->n_polls >= POLICY_ADAPTIVE_WINDOW && low_cache && dominates(*wf, *wa)) {
+		if (now < st->ws_backoff_us)
+			return "file, held";
 		st->ws_bias = max_int(st->ws_bias, 0) + POLICY_WS_STEP;
 		st->ws_snap = false;
+		/* A rise in steps answers the most file activations any of its steps saw. */
+		if (st->ws_since_rise == 0 || *wf > st->ws_rise_file_pps)
+			st->ws_rise_file_pps = *wf;
+		st->ws_since_rise = 1;
 		why = "file";
 	} else if (!low_cache && st->ws_bias > 0) {
 		st->ws_bias = 0;
+	}
+	if (fell) {
+		why = "anonymous";
+		*backoff_s = ws_judge_fall(st, now, a > *wa ? a : *wa);
+	} else if (st->ws_since_rise > POLICY_WS_JUDGE_POLLS) {
+		/* JUDGE_POLLS polls after the last rise and no fall: it stood, one strike less. */
+		st->ws_since_rise = 0;
+		st->ws_strikes -= st->ws_strikes > 0 ? 1 : 0;
 	}
 	st->ws_bias = clamp_int(st->ws_bias, -200, 200);
 	return why;
@@ -661,6 +716,7 @@ workingset(struct policy_state *st, const struct sample *prev, const struct samp
 {
 	uint64_t a = r->activate_anon_pps, f = r->activate_file_pps, wa, wf;
 	int now, base, to, lo, hi, cap, top;
+	unsigned backoff_s;
 	bool low_cache = r->unmapped_cache_pct < POLICY_SPARE_CEIL_PCT;
 	const char *why;
 
@@ -674,8 +730,9 @@ workingset(struct policy_state *st, const struct sample *prev, const struct samp
 		   cur->time_us - st->busy_us >= seconds_us(POLICY_ADAPTIVE_RELAX_S)) {
 		st->ws_bias = 0;
 		st->n_polls = 0;
+		ws_forget(st);
 	}
-	why = ws_steer(st, a, f, low_cache, &wa, &wf);
+	why = ws_steer(st, cur->time_us, a, f, low_cache, &wa, &wf, &backoff_s);
 	/* The configured top, not the last poll's: after a lift to 200 that is 200. */
 	top = st->range_top > 0 ? st->range_top : st->top;
 	if (st->ws_bias == 0 || r->kept == POLICY_KEPT_NO_RECLAIM ||
@@ -724,6 +781,9 @@ workingset(struct policy_state *st, const struct sample *prev, const struct samp
 	snprintf(r->reason + strlen(r->reason), sizeof(r->reason) - strlen(r->reason),
 		 "; %s %+d to %d: working set refaults anon %llu/s, file %llu/s", why ? why : "bias", st->ws_bias,
 		 r->target, (unsigned long long)wa, (unsigned long long)wf);
+	if (backoff_s)
+		snprintf(r->reason + strlen(r->reason), sizeof(r->reason) - strlen(r->reason), "; no rise for %u s",
+			 backoff_s);
 }
 
 #undef REASON

@@ -20,7 +20,11 @@ void
 regulator_range(const struct regulator_limits *lim, int *lo, int *hi)
 {
 	*hi = lim->max < lim->kernel_max ? lim->max : lim->kernel_max;
+	if (lim->mglru)
+		*hi = clamp_int(*hi, REGULATOR_MGLRU_MIN, REGULATOR_MGLRU_MAX);
 	*lo = lim->min < *hi ? lim->min : *hi;
+	if (lim->mglru && *lo < REGULATOR_MGLRU_MIN)
+		*lo = REGULATOR_MGLRU_MIN;
 }
 
 int

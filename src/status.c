@@ -65,6 +65,11 @@ status_render_state(const struct status_snapshot *s, char *buf, size_t len)
 	struct textbuf o = textbuf_init(buf, len);
 
 	textbuf_put(&o, "version=%d\npid=%" PRId64 "\nstarted=%" PRId64 "\n", STATE_VERSION, s->pid, s->started_s);
+	/* Only what is known: an empty value would not parse back. */
+	if (s->lru[0])
+		textbuf_put(&o, "lru=%s\n", s->lru);
+	if (s->kernel[0])
+		textbuf_put(&o, "kernel=%s\n", s->kernel);
 	textbuf_put(&o, "policy=%s\nswappiness=%d\noriginal=%d\ntarget=%d\nmin=%d\nmax=%d\n", s->policy, s->swappiness,
 	    s->original, s->target, s->min, s->max);
 	textbuf_put(&o, "app_centile=%d\nswap_centile=%d\nmapped_ratio=%d\ndistress=%d\nswap_tendency=%d\n", s->app_centile,
@@ -75,8 +80,8 @@ status_render_state(const struct status_snapshot *s, char *buf, size_t len)
 	    s->has_swap);
 	textbuf_put(&o,
 	    "writes=%" PRIu64 "\nyields=%" PRIu64 "\nreloads=%" PRIu64 "\nreload_failures=%" PRIu64
-	    "\nerrors=%" PRIu64 "\nlast_decision=%" PRId64 "\n",
-	    s->writes, s->yields, s->reloads, s->reload_failures, s->errors, s->last_decision_s);
+	    "\nerrors=%" PRIu64 "\nlast_decision=%" PRId64 "\njournal_dropped=%" PRIu64 "\n",
+	    s->writes, s->yields, s->reloads, s->reload_failures, s->errors, s->last_decision_s, s->journal_dropped);
 	for (unsigned i = 0; i < s->n_history; i++)
 		textbuf_put(&o, "decision=%" PRId64 " %d %d %s\n", s->history[i].time_s, s->history[i].from, s->history[i].to,
 		    s->history[i].reason);
@@ -127,6 +132,22 @@ parse_decision(const char *v, struct status_decision *d)
 	return 0;
 }
 
+/* A kernel release: printable, no blank (a metric's label and a JSON string
+ * carry it), and it fits. */
+static int
+parse_kernel(struct status_snapshot *s, const char *v)
+{
+	size_t n = strlen(v);
+
+	if (n == 0 || n >= sizeof(s->kernel))
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++)
+		if (v[i] <= ' ' || v[i] > '~' || v[i] == '"' || v[i] == '\\')
+			return -EINVAL;
+	memcpy(s->kernel, v, n + 1);
+	return 0;
+}
+
 /* The keys without which a state file is not one. */
 enum { SEEN_VERSION = 1, SEEN_PID = 2, SEEN_SWAPPINESS = 4 };
 
@@ -161,6 +182,13 @@ parse_key(struct status_snapshot *s, const char *key, const char *v, unsigned *s
 			r = -EINVAL;
 		else
 			snprintf(s->policy, sizeof(s->policy), "%s", v);
+	} else if (strcmp(key, "lru") == 0) {
+		if (strcmp(v, "classic") != 0 && strcmp(v, "mglru") != 0)
+			r = -EINVAL;
+		else
+			snprintf(s->lru, sizeof(s->lru), "%s", v);
+	} else if (strcmp(key, "kernel") == 0) {
+		r = parse_kernel(s, v);
 	} else if (strcmp(key, "decision") == 0) {
 		if (s->n_history == STATUS_HISTORY)
 			memmove(&s->history[0], &s->history[1], sizeof(s->history[0]) * (STATUS_HISTORY - 1));
@@ -191,6 +219,7 @@ parse_key(struct status_snapshot *s, const char *key, const char *v, unsigned *s
 	INT_KEY("reload_failures", reload_failures, 0, INT64_MAX)
 	INT_KEY("errors", errors, 0, INT64_MAX)
 	INT_KEY("last_decision", last_decision_s, 0, INT64_MAX)
+	INT_KEY("journal_dropped", journal_dropped, 0, INT64_MAX)
 #undef INT_KEY
 	return r < 0 ? -EINVAL : 0;
 }
@@ -352,6 +381,8 @@ status_render_human(const struct status_snapshot *s, int64_t now_s, char *buf, s
 	    s->yielded ? " (yielded: someone else set the value; reload to resume)" : "");
 	textbuf_put(&o, "  swappiness:  %d (target %d, limits %d..%d)\n", s->swappiness, s->target, s->min, s->max);
 	put_on_exit(&o, s);
+	if (s->lru[0])
+		textbuf_put(&o, "  lru:         %s (Linux %s)\n", s->lru, s->kernel[0] ? s->kernel : "release unknown");
 	textbuf_put(&o, "  inputs:      app %d%%, ", s->app_centile);
 	if (s->has_swap)
 		textbuf_put(&o, "swap free %d%%, ", s->swap_centile);
@@ -362,8 +393,10 @@ status_render_human(const struct status_snapshot *s, int64_t now_s, char *buf, s
 	    s->refault_file_pps, s->refault_anon_pps, s->swapin_pps);
 	textbuf_put(&o,
 	    "  counts:      writes %" PRIu64 ", yields %" PRIu64 ", reloads %" PRIu64 " (%" PRIu64
-	    " failed), errors %" PRIu64 "\n",
-	    s->writes, s->yields, s->reloads, s->reload_failures, s->errors);
+	    " failed), errors %" PRIu64 "%s",
+	    s->writes, s->yields, s->reloads, s->reload_failures, s->errors, s->journal_dropped ? "" : "\n");
+	if (s->journal_dropped)
+		textbuf_put(&o, ", log records journald did not take %" PRIu64 "\n", s->journal_dropped);
 	if (s->n_history == 0)
 		textbuf_put(&o, "  decisions:   none yet\n");
 	else
@@ -385,6 +418,14 @@ status_render_json(const struct status_snapshot *s, char *buf, size_t len)
 
 	textbuf_put(&o, "{\"running\":true,\"pid\":%" PRId64 ",\"started\":%" PRId64 ",\"policy\":", s->pid, s->started_s);
 	put_json_string(&o, s->policy);
+	if (s->lru[0]) {
+		textbuf_put(&o, ",\"lru\":");
+		put_json_string(&o, s->lru);
+	}
+	if (s->kernel[0]) {
+		textbuf_put(&o, ",\"kernel\":");
+		put_json_string(&o, s->kernel);
+	}
 	textbuf_put(&o, ",\"swappiness\":%d,\"original\":%d,\"target\":%d,\"min\":%d,\"max\":%d", s->swappiness, s->original,
 	    s->target, s->min, s->max);
 	textbuf_put(&o, ",\"app_centile\":%d,\"swap_centile\":%d,\"mapped_ratio\":%d,\"distress\":%d,\"swap_tendency\":%d",
@@ -395,8 +436,8 @@ status_render_json(const struct status_snapshot *s, char *buf, size_t len)
 	    s->yielded ? "true" : "false", s->restores ? "true" : "false", s->has_swap ? "true" : "false");
 	textbuf_put(&o,
 	    ",\"writes\":%" PRIu64 ",\"yields\":%" PRIu64 ",\"reloads\":%" PRIu64 ",\"reload_failures\":%" PRIu64
-	    ",\"errors\":%" PRIu64 ",\"last_decision\":%" PRId64 ",\"decisions\":[",
-	    s->writes, s->yields, s->reloads, s->reload_failures, s->errors, s->last_decision_s);
+	    ",\"errors\":%" PRIu64 ",\"journal_dropped\":%" PRIu64 ",\"last_decision\":%" PRId64 ",\"decisions\":[",
+	    s->writes, s->yields, s->reloads, s->reload_failures, s->errors, s->journal_dropped, s->last_decision_s);
 	for (unsigned i = 0; i < s->n_history; i++) {
 		textbuf_put(&o, "%s{\"time\":%" PRId64 ",\"from\":%d,\"to\":%d,\"reason\":", i ? "," : "", s->history[i].time_s,
 		    s->history[i].from, s->history[i].to);
@@ -450,6 +491,10 @@ metrics_knob(struct textbuf *o, const struct status_snapshot *s)
 	gauge(o, "limit_max", "Upper limit in effect (max = auto resolved).", s->max);
 	metric(o, "policy_info", "gauge", "The policy in use, as a label.");
 	textbuf_put(o, "autoswappiness_policy_info{policy=\"%s\"} 1\n", s->policy);
+	if (s->lru[0]) {
+		metric(o, "lru_info", "gauge", "The kernel's LRU (classic or mglru) and release, as labels.");
+		textbuf_put(o, "autoswappiness_lru_info{lru=\"%s\",kernel=\"%s\"} 1\n", s->lru, s->kernel);
+	}
 	gauge(o, "dry_run", "1 when the daemon never writes.", s->dry_run);
 	gauge(o, "yielded", "1 when someone else set vm.swappiness and the daemon keeps its hands off.", s->yielded);
 }
@@ -491,6 +536,9 @@ metrics_daemon(struct textbuf *o, const struct status_snapshot *s)
 	counter(o, "reloads_total", "Configuration reloads that took effect.", s->reloads);
 	counter(o, "reload_failures_total", "Reloads refused because of a bad configuration.", s->reload_failures);
 	counter(o, "errors_total", "Errors logged (read or write failures).", s->errors);
+	counter(o, "journal_dropped_total",
+		"Log records journald did not take (lost while it was stalled, written to stderr while it was gone).",
+		s->journal_dropped);
 	gauge(o, "last_decision_timestamp_seconds",
 	      "Unix time of the last decision to change the value (a write, or in a dry run the write it would make).",
 	      s->last_decision_s);

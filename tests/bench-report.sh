@@ -301,6 +301,37 @@ keephot() {
 		! "$d/keephot" 1 999999999 2>"$d/err" && grep -q "PID: expected" "$d/err"
 }
 check "keephot: touches a process's and a file's resident pages every SECONDS, stops with the process" keephot
+# A process that execs after keephot started (as the shell's child above may do: a fork becomes
+# `sleep` by an execve): the passes count its memory after the execve (issue 48: the pagemap
+# opened once at the start read the old memory, gone with the execve, and each pass then counted
+# the file's 256 pages alone; the check above failed so on a busy machine). The sleep 1 is the
+# time keephot has to start before the execve.
+keephot_exec() {
+	local d=$tmp/keephot pid out
+	bash -c 'sleep 1; exec sleep 2' &
+	pid=$!
+	out=$("$d/keephot" 1 "$pid" "$d/file" 2>&1) || return 1
+	wait "$pid" 2>/dev/null || true
+	[[ $out =~ ^keephot:\ ([0-9]+)\ passes,\ last\ ([0-9]+)\ pages ]] &&
+		((BASH_REMATCH[1] >= 1 && BASH_REMATCH[2] > 256)) || { echo "$out"; return 1; }
+}
+check "keephot: counts the memory a process has after an execve" keephot_exec
+# A pass that meets the process's exit is not counted (issue 48: the last pass could be the
+# file's 256 pages alone), and an exited process that its parent has not reaped yet (a zombie,
+# which kill -0 still finds) ends the loop: keephot returns while the parent still sleeps, with
+# the process's pages in its last figure. The timeout only bounds a failure.
+keephot_zombie() {
+	local d=$tmp/keephot zp pp out
+	exec 3< <(exec bash -c 'sleep 3 & echo $!; exec sleep 60')
+	pp=$!
+	read -r zp <&3
+	exec 3<&-
+	out=$(timeout 20 "$d/keephot" 1 "$zp" "$d/file" 2>&1) && kill -0 "$pp" || { kill "$pp"; echo "$out"; return 1; }
+	kill "$pp"
+	[[ $out =~ ^keephot:\ ([0-9]+)\ passes,\ last\ ([0-9]+)\ pages ]] &&
+		((BASH_REMATCH[1] >= 1 && BASH_REMATCH[2] > 256)) || { echo "$out"; return 1; }
+}
+check "keephot: ends when the process exits, not when it is reaped; the pass that meets the exit is not counted" keephot_zombie
 
 # --- wl-phased.sh's phase-1 cap, on the host with 1 MiB sizes (no memory pressure) ----------
 # The hot "file" is a FIFO that nobody writes: the round blocks until the cap ends it, and phase 2

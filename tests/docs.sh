@@ -26,7 +26,7 @@
 #     POLICY_ADAPTIVE_ constant of include/policy.h with its value, and no other;
 #     THE RULES every POLICY_SPARE_ constant (the tendency policy sparing the
 #     cache), the same way;
-#   - METRICS of autoswappiness(8) lists exactly the metrics, with their types,
+#   - METRICS of autoswappiness(8) lists exactly the metrics (after the prefix autoswappiness_), with their types,
 #     that src/status.c writes, and its alert rules (the `.Bd -literal` block
 #     that starts with `groups:`) pass `promtool check rules` (promtool from
 #     scripts/deps.sh in build/tools, else $PROMTOOL or PATH) and name only
@@ -536,7 +536,7 @@ check_constants POLICY_SPARE_ "THE RULES"
 		sed -E 's/^(gauge|counter|ratio)\(&?o, "([a-z_]+)"/autoswappiness_\2 \1/; s/ ratio$/ gauge/'
 } | sort >"$tmp/metrics-code"
 awk '/^\.Sh / { on = ($0 == ".Sh METRICS") }
-	on && $1 == ".It" && $2 == "Va" && $3 ~ /^autoswappiness_/ && $4 == "Pq" { print $3 " " $5 }' "$MAN8" |
+	on && $1 == ".It" && $2 == "Va" && $3 ~ /^[a-z_]+$/ && $4 == "Pq" { print "autoswappiness_" $3 " " $5 }' "$MAN8" |
 	sort >"$tmp/metrics-page"
 same_lists "$tmp/metrics-code" "$tmp/metrics-page" "metrics of ${STATUS_C#"$root"/}" \
 	"METRICS of ${MAN8#"$root"/} lists the %n metrics of ${STATUS_C#"$root"/} with their types" \
@@ -558,8 +558,9 @@ fi
 
 # (m) the README's --explain sample: the indented block between the explain:begin
 # and explain:end markers is what --explain prints, as uid 65534, on a desktop
-# with 16 GB of RAM and 4 GB of zram, calm (the fakes below), with no
-# configuration file at the default path.
+# with 16 GB of RAM and 4 GB of zram, calm, on Debian 13's kernel with the
+# multi-gen LRU on (the fakes below), with no configuration file at the default
+# path.
 sample=$(sed -n '/^<!-- explain:begin/,/^<!-- explain:end/p' "$README" | sed -n 's/^    //p')
 explain_sample() {
 	local d=$tmp/explain-proc
@@ -574,9 +575,15 @@ explain_sample() {
 	printf 'Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n/dev/zram0\tpartition\t4000000\t400000\t100\n' >"$d/swaps"
 	echo N >"$d/zswap"
 	echo 60 >"$d/swappiness"
+	echo 6.12.57+deb13-amd64 >"$d/osrelease"
 	unshare --mount --propagation private bash -c '
 		set -e
 		d=$1
+		# Debian 13 boots with the multi-gen LRU on (the host may have no such file).
+		mount -t tmpfs -o mode=0755 tmpfs /sys/kernel/mm
+		mkdir /sys/kernel/mm/lru_gen
+		echo 0x0007 >/sys/kernel/mm/lru_gen/enabled
+		mount --bind "$d/osrelease" /proc/sys/kernel/osrelease
 		mount --bind "$d/meminfo" /proc/meminfo
 		mount --bind "$d/vmstat" /proc/vmstat
 		mount --bind "$d/psi" /proc/pressure/memory

@@ -125,6 +125,21 @@ start_daemon -c "$CONF/fast.conf"
 check "coexist: writes with no others" wait_for 15 knob_is 23
 check "no other tool: no warning" bash -c "! grep -qE 'OTHER_|cannot check' '$WORK/daemon.log'"
 stop_daemon TERM || true
+
+# More sysctl.d files than the scan reads (512), and a path over 255 bytes: both said, with
+# what was not read (issue 48: "Too many open files", and /usr/lib/sysctl.d skipped in silence).
+long=$(printf 'x%.0s' $(seq 245)).conf
+printf 'vm.swappiness = 8\n' >"/etc/sysctl.d/$long"
+for i in $(seq 513); do : >"/usr/local/lib/sysctl.d/$i.conf"; done
+printf 'vm.swappiness = 7\n' >/usr/lib/sysctl.d/99-lib.conf
+start_daemon -c "$CONF/fast.conf"
+check "coexist: writes past 513 sysctl.d files" wait_for 15 knob_is 23
+check "the cap is named, with the directories not read" log_has \
+	"more than 512 sysctl.d files, the most the check for vm.swappiness reads: not checked: the rest of '/usr/local/lib/sysctl.d', '/usr/lib/sysctl.d', '/lib/sysctl.d'"
+check "the long path is named" log_has "cannot check '/etc/sysctl.d/$long' for vm.swappiness: its path is longer than 255 bytes"
+check "not as too many open files" bash -c "! grep -q 'Too many open files' '$WORK/daemon.log'"
+stop_daemon TERM || true
+rm -rf /etc/sysctl.d/* /usr/local/lib/sysctl.d/* /usr/lib/sysctl.d/*
 # Lazily: the shell may have mapped a locale file from the overlay since.
 umount -l /proc/cmdline /usr/local/lib /usr/lib /etc
 check "the machine's files are back" test ! -e /etc/tuned/my-guest

@@ -58,6 +58,34 @@ check "--explain says the daemon would refuse that config" \
 	grep -q "^Configuration: the built-in defaults, as $PUB/theirs.conf is refused (.*): the daemon would not start with it" "$WORK/explain.out"
 check "--explain shows the loader's error on stderr" grep -q "$PUB/theirs.conf: owned by uid 1000" "$WORK/explain.err"
 
+# A drop-in uid 65534 may not read, beside a main file it may: the drop-in is named, not the
+# main file (issue 48).
+mkdir -m 0755 "$PUB/split.conf.d"
+printf '[policy]\nname = ck\n' >"$PUB/split.conf"
+printf '[limits]\nmax = 30\n' >"$PUB/split.conf.d/10-secret.conf"
+chmod 0600 "$PUB/split.conf.d/10-secret.conf"
+check "--explain with an unreadable drop-in still answers" explain_as_nobody -c "$PUB/split.conf"
+check "--explain names the drop-in this user may not read" \
+	grep -q "^Configuration: the built-in defaults, as this user may not read $PUB/split.conf.d/10-secret.conf; the daemon, as root, would use it" "$WORK/explain.out"
+
+# Drop-ins without a main file: the main file is not named as if it were read.
+mkdir -m 0755 "$PUB/only.conf.d"
+printf '[policy]\nname = ck\n' >"$PUB/only.conf.d/50-fleet.conf"
+check "--explain with drop-ins only" explain_as_nobody -c "$PUB/only.conf"
+check "--explain says the drop-ins are used, and the main file does not exist" \
+	grep -q "^Configuration: the drop-ins in $PUB/only.conf.d, on the built-in defaults, as $PUB/only.conf does not exist (policy ck," "$WORK/explain.out"
+
+# A -c path of nearly PATH_MAX bytes (4,000; directories that do not exist): it still answers.
+long=$PUB$(printf '/%0200d' $(seq 1 19))/x.conf
+check "--explain with a -c path of ${#long} bytes" explain_as_nobody -c "$long"
+check "--explain names that path" grep -q "^Configuration: the built-in defaults, as $long does not exist" "$WORK/explain.out"
+
+# A file that is not configuration: --explain reports its lines, not their text (issue 48).
+printf 'PRIVATE secret-token-1234\n[policy]\nname = secret-token-that-is-longer-than-32-bytes\n' >"$PUB/notconf"
+check "--explain on a file that is not configuration" explain_as_nobody -c "$PUB/notconf"
+check "--explain names its lines" bash -c "grep -q '^$PUB/notconf:1: ' '$WORK/explain.err' && grep -q '^$PUB/notconf:3: ' '$WORK/explain.err'"
+check "--explain repeats none of its text" bash -c "! grep -q secret-token '$WORK/explain.err' '$WORK/explain.out'"
+
 # Writes nothing: the knob keeps its value and its inode's mtime, /run gets nothing,
 # even as root, who could write both.
 check "--explain as uid 65534 left the knob" test "$(knob)" = 60

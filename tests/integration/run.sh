@@ -28,7 +28,8 @@ PIDS=()
 cleanup() {
 	for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null || true; done
 	umount /proc/meminfo /proc/vmstat /proc/pressure/memory /proc/sys/vm/swappiness /proc/swaps \
-		/sys/module/zswap/parameters/enabled /sys/fs/cgroup/memory /run 2>/dev/null || true
+		/sys/module/zswap/parameters/enabled /sys/fs/cgroup/memory /sys/kernel/mm /proc/sys/kernel/osrelease /run \
+		2>/dev/null || true
 	# coexist.sh's overlays, which a mapped file may keep busy.
 	umount -l /proc/cmdline /usr/local/lib /usr/lib /etc 2>/dev/null || true
 	rm -rf "$WORK"
@@ -240,6 +241,13 @@ expect_rc 0 "-n on a good config" "$BIN" -n -c "$CONF/fast.conf"
 check "-n prints configuration OK" grep -qx 'configuration OK' "$WORK/out"
 expect_rc 78 "-n on a bad config" "$BIN" -n -c "$CONF/bad.conf"
 check "-n reports every error with path:line" bash -c "grep -q '^$CONF/bad.conf:2: key .max.: expected auto or 0..200, got .300.' '$WORK/err' && grep -q '^$CONF/bad.conf:4: unknown key .bogus.' '$WORK/err'"
+# A file that is not configuration (a shadow-like line, a secret): its line numbers and the
+# problems, none of its text beyond a short key (issue 48).
+printf 'root:$y$j9T$c2VjcmV0LXRva2Vu$abcdefghijklmnopqrstuvwxyz0123456789:19000:0:99999:7:::\nPRIVATE secret-token-1234\n' \
+	>"$CONF/shadow"
+expect_rc 78 "-n on a file that is not configuration" "$BIN" -n -c "$CONF/shadow"
+check "-n names its lines and their problems" bash -c "grep -qx '$CONF/shadow:1: key .root. outside any section' '$WORK/err' && grep -qx '$CONF/shadow:2: expected .key = value. or .\[section\].' '$WORK/err'"
+check "-n repeats none of its text" bash -c "! grep -q 'secret-token\|j9T\|19000' '$WORK/err'"
 expect_rc 78 "--check-config on a missing -c file" "$BIN" --check-config -c "$CONF/missing.conf"
 check "missing config names the file" grep -q "$CONF/missing.conf: No such file or directory" "$WORK/err"
 expect_rc 78 "daemon refuses a bad config" "$BIN" --foreground -c "$CONF/bad.conf"
@@ -611,6 +619,20 @@ start_daemon -c "$CONF/fleet.conf"
 check "a real start after the killed dry run" wait_for 15 log_has "started: "
 stop_daemon TERM || true
 
+# Started under umask 077 (`make run` from a strict shell): the state directory it makes is
+# 0755 and the state and metrics files 0644 all the same, and `status` works for a user
+# (issue 48: the directory was 0700).
+rm -rf "$STATE"
+umask 077
+start_daemon -c "$CONF/fleet.conf"
+umask 022
+check "under umask 077: the daemon runs" wait_for 15 test -e "$STATE/state"
+check "under umask 077: the state directory is 0755" test "$(stat -c %a "$STATE")" = 755
+check "under umask 077: the state file is 0644" test "$(stat -c %a "$STATE/state")" = 644
+check "under umask 077: the metrics textfile is 0644" wait_for 15 bash -c "test \$(stat -c %a '$PROM') = 644"
+check "under umask 077: status works for uid 65534" setpriv --reuid=65534 --regid=65534 --clear-groups "$BIN" status
+stop_daemon TERM || true
+
 # --- journald -----------------------------------------------------------------
 # Structured records over the native protocol; a journald that stops reading.
 
@@ -699,6 +721,45 @@ drop_reported() {
 }
 check "after the stall, the drop is reported" wait_for 60 drop_reported
 stop_daemon TERM || true
+
+# journald goes away mid-run (killed, then its socket removed too): the records it does not
+# take go to stderr instead, the restore at exit among them, and status and the metrics count
+# them (issue 48: counted nowhere a user sees, and the restore record was lost).
+kill "$JPID"
+wait "$JPID" 2>/dev/null || true
+# A journald of its own (its records in $JG), started afresh for the sections below.
+journald_afresh() { # journald_afresh FILE: a fake journald writing FILE, its socket ready
+	rm -f /run/systemd/journal/socket
+	/usr/bin/python3 "$TOP/tests/fake_journald.py" /run/systemd/journal/socket "$1" &
+	JPID=$!
+	PIDS+=("$JPID")
+	wait_for 15 test -S /run/systemd/journal/socket
+}
+JG=$WORK/journal-gone.jsonl
+: >"$JG"
+journald_afresh "$JG"
+mkdir -p "$WORK/prom"
+printf '[policy]\nname = ck\n[daemon]\ninterval_ms = 100\n[limits]\nstep = 1\n[metrics]\ntextfile = %s/prom/gone.prom\n' "$WORK" >"$CONF/gone.conf"
+set_knob 60
+fake_meminfo 1000000 300000 50000 250000 0 100000 1000000 230000
+: >"$WORK/daemon.err"
+JOURNAL_STREAM=$(stat -c '%d:%i' "$WORK/daemon.err") "$BIN" -c "$CONF/gone.conf" 2>>"$WORK/daemon.err" &
+DPID=$!
+PIDS+=("$DPID")
+check "journald gone: the first write reaches journald" wait_for 15 grep -q '"SWAPPINESS": "23"' "$JG"
+kill "$JPID"
+wait "$JPID" 2>/dev/null || true
+fake_meminfo 1000000 300000 50000 250000 0 100000 1000000 500000
+check "journald gone (no reader): the decision goes to stderr" wait_for 15 grep -q '^autoswappiness: notice: swappiness 23 -> 40 ' "$WORK/daemon.err"
+rm -f /run/systemd/journal/socket
+fake_meminfo 1000000 300000 50000 250000 0 100000 1000000 230000
+check "journald gone (no socket): the next one too" wait_for 15 grep -q '^autoswappiness: notice: swappiness 40 -> 23 ' "$WORK/daemon.err"
+check "status counts the records journald did not take" wait_for 15 bash -c "'$BIN' status | grep -q 'log records journald did not take [1-9]'"
+check "and so do the metrics" wait_for 15 bash -c "grep -q '^autoswappiness_journal_dropped_total [1-9]' '$WORK/prom/gone.prom'"
+stop_daemon TERM || true
+check "journald gone: the restore record goes to stderr" grep -q '^autoswappiness: notice: restored swappiness 60' "$WORK/daemon.err"
+check "journald gone: the knob is restored" knob_is 60
+journald_afresh "$J"
 
 # --- more reloads: every error, crash records, yields -------------------------
 # A failed reload as one record; a crash record and a yield across dry-run reloads.
@@ -840,13 +901,14 @@ check "knob untouched under EROFS" knob_is 60
 # In their own files: tests/integration/harden-files.sh, daemon-hardening.sh;
 # the adaptive cycle in tests/integration/adaptive.sh; --explain in explain.sh;
 # others who set vm.swappiness (sysctl.d, tuned, the kernel command line) in
-# coexist.sh.
+# coexist.sh; the kernel's LRU (lru_gen/enabled) in lru.sh.
 source "$TOP/tests/integration/harden-files.sh"
 source "$TOP/tests/integration/daemon-hardening.sh"
 source "$TOP/tests/integration/adaptive.sh"
 source "$TOP/tests/integration/workingset.sh"
 source "$TOP/tests/integration/explain.sh"
 source "$TOP/tests/integration/coexist.sh"
+source "$TOP/tests/integration/lru.sh"
 source "$TOP/tests/integration/psi-trigger.sh"
 source "$TOP/tests/integration/liveness.sh"
 source "$TOP/tests/integration/state-dir.sh"

@@ -1,7 +1,8 @@
 #!/bin/bash
 # Tests tests/replay/ts2trace.py on a made-up results directory: phases from MARK lines, from
 # the dirtier's pass lines and from the run alone; counters passed through unchanged; a time
-# series from an older sampler (without the policies' columns) refused with a message.
+# series from an older sampler (without the policies' columns) refused with a message. Also
+# that the synthetic traces in tests/data/traces are what their generator prints.
 set -uo pipefail
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 CONV=$TOP/tests/replay/ts2trace.py
@@ -111,5 +112,11 @@ echo "0,phase1,garbage" >>"$tmp/traces/c.csv"
 check "  and refuses a broken one" \
 	bash -c '! env REPLAY_TRACES="$1" "$2" --load-only >"$3" 2>&1 && grep -q "c.csv:.*Invalid argument" "$3"' \
 	_ "$tmp/traces" "$reader" "$tmp/load.out"
+# The synthetic traces of the alternating world are what their generator prints (README there).
+for s in 60 200; do
+	check "tests/data/traces/alternating-s$s.csv is what synth-alternating.py $s prints" \
+		bash -c 'python3 "$1" "$2" | cmp -s - "$3"' _ "$TOP/tests/replay/synth-alternating.py" "$s" \
+		"$TOP/tests/data/traces/alternating-s$s.csv"
+done
 echo "ts2trace: $pass passed, $fail failed"
 [[ $fail == 0 ]]

@@ -366,6 +366,7 @@ write_file(const char *path, const char *text, size_t len, mode_t mode)
 static void
 test_refused_files(void **state)
 {
+	static struct config_file_info info;
 	struct errors e = { .n = 0 };
 	char want[4096], *big;
 	struct config c;
@@ -397,9 +398,12 @@ test_refused_files(void **state)
 
 	alarm(20); /* the old loader never returned: fail rather than hang */
 	c.max = 4242;
-	assert_int_equal(config_file_load(at("a.conf"), false, &c, collect, &e), -EBADFD);
+	assert_int_equal(config_file_load_info(at("a.conf"), false, &c, collect, &e, &info), -EBADFD);
 	alarm(0);
 	assert_int_equal(c.max, 4242);
+	/* The file to blame is the first drop-in that failed, not the main file (issue 48). */
+	assert_string_equal(info.failed_path, at("a.conf.d/10-zero.conf"));
+	assert_false(info.main_absent);
 	snprintf(want, sizeof(want),
 		 "%s/a.conf.d/10-zero.conf: not a regular file (a character device)\n"
 		 "%s/a.conf.d/20-fifo.conf: not a regular file (a FIFO)\n"
@@ -429,13 +433,24 @@ test_refused_files(void **state)
 	assert_int_equal(rmdir(at("a.conf.d/30-dir.conf")), 0);
 	e.text[0] = '\0';
 	e.n = 0;
-	assert_int_equal(config_file_load(at("a.conf"), false, &c, collect, &e), 0);
+	assert_int_equal(config_file_load_info(at("a.conf"), false, &c, collect, &e, &info), 0);
 	assert_int_equal(e.n, 0);
 	assert_int_equal(c.max, 20);
+	assert_string_equal(info.failed_path, "");
+	assert_int_equal(info.dropins, 2);
+
+	/* No main file, drop-ins only: loaded, and said so. */
+	assert_int_equal(rename(at("a.conf"), at("b.conf")), 0);
+	assert_int_equal(config_file_load_info(at("a.conf"), true, &c, collect, &e, &info), 0);
+	assert_true(info.main_absent);
+	assert_int_equal(info.dropins, 2);
+	assert_int_equal(c.max, 20);
+	assert_int_equal(rename(at("b.conf"), at("a.conf")), 0);
 
 	/* A drop-in directory that others may write is refused as a whole. */
 	assert_int_equal(chmod(at("a.conf.d"), 0777), 0);
-	assert_int_equal(config_file_load(at("a.conf"), false, &c, collect, &e), -EPERM);
+	assert_int_equal(config_file_load_info(at("a.conf"), false, &c, collect, &e, &info), -EPERM);
+	assert_string_equal(info.failed_path, at("a.conf.d"));
 	snprintf(want, sizeof(want),
 		 "%s/a.conf.d: mode 0777 (owner uid %u) lets group or others write it: a drop-in directory must be "
 		 "writable by its owner only\n",

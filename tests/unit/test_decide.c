@@ -75,7 +75,48 @@ test_min_gives_way_to_max(void **state)
 	assert_int_equal(dn.lim.min, 100);
 	assert_int_equal(dn.dec.value, 100);
 	assert_true(dn.dec.clamped);
-	assert_int_equal(decide_limits(&c, 200, 100).kernel_max, 100);
+	assert_int_equal(decide_limits(&c, 200, 100, false).kernel_max, 100);
+}
+
+/* Under the multi-gen LRU (the sample says so) a decision never lands on 0, 1 or
+ * 200: a range pinned at 200 writes 199, one pinned at 0 writes 2, and what the
+ * policy state records is that value; the same config under the classic LRU keeps
+ * the ends. */
+static void
+test_mglru_ends(void **state)
+{
+	struct config c = ck();
+	struct sample s = fixture();
+	struct regulator reg = { 0 };
+	struct policy_state ps = { 0 };
+	struct decision dn;
+
+	(void)state;
+	s.mglru = true;
+	c.min = 200;
+	c.max = 200;
+	assert_int_equal(decide(&c, 200, 200, &ps, &reg, NULL, &s, 60, &dn), 0);
+	assert_int_equal(dn.dec.value, 199);
+	assert_true(dn.lim.mglru);
+	assert_int_equal(ps.value, 199);
+	assert_int_equal(decide(&c, 200, 200, NULL, &reg, NULL, &s, 200, &dn), 0);
+	assert_int_equal(dn.dec.value, 199);
+	assert_int_equal(dn.dec.verdict, REGULATOR_WRITE);
+	c.min = 0;
+	c.max = 0;
+	regulator_reset(&reg);
+	assert_int_equal(decide(&c, 0, 200, NULL, &reg, NULL, &s, 60, &dn), 0);
+	assert_int_equal(dn.dec.value, 2);
+	s.mglru = false;
+	regulator_reset(&reg);
+	assert_int_equal(decide(&c, 0, 200, NULL, &reg, NULL, &s, 60, &dn), 0);
+	assert_int_equal(dn.dec.value, 0);
+	c.min = 200;
+	c.max = 200;
+	regulator_reset(&reg);
+	assert_int_equal(decide(&c, 200, 200, NULL, &reg, NULL, &s, 60, &dn), 0);
+	assert_int_equal(dn.dec.value, 200);
+	assert_false(dn.lim.mglru);
 }
 
 /* With a policy state, the value settled on is recorded in it; an
@@ -289,6 +330,7 @@ main(void)
 		cmocka_unit_test(test_matches_the_chain),
 		cmocka_unit_test(test_min_gives_way_to_max),
 		cmocka_unit_test(test_state_and_errors),
+		cmocka_unit_test(test_mglru_ends),
 		cmocka_unit_test(test_spare_top),
 		cmocka_unit_test(test_spare),
 		cmocka_unit_test(test_workingset_lift),

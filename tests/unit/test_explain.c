@@ -15,7 +15,9 @@
 /* Two looks a second apart. */
 #define LOOKS_US 1000000u
 
-static char text[4096];
+static char text[EXPLAIN_TEXT_BYTES];
+/* The kernel and LRU render_from says (NULL: none, as in most tests). */
+static const struct lru_info *lru_given;
 
 /* The integration tests' fixture: app 40%, mapped 10%, 23% of 1000000 kB swap
  * free on one disk device, idle PSI: tendency 28, ck 23. */
@@ -66,6 +68,7 @@ render_from(const struct config *c, enum explain_config_source src, const struct
 		.interval_us = prev ? cur->time_us - prev->time_us : 0,
 		.dn = &dn,
 		.current = current,
+		.lru = lru_given,
 	};
 	int len;
 
@@ -245,6 +248,12 @@ test_zram_and_zswap(void **unused)
 	assert_has(t, "\nSwap: 2 devices, all on zram (compressed RAM, no disk behind), 976 MiB, 23% free.\n");
 	assert_has(t, "max = auto makes the upper limit 200: all swap is on zram");
 	assert_has(t, "Limits: 0 to 200;");
+	/* Under the multi-gen LRU the regulator keeps off 0, 1 and 200, and says why. */
+	s.mglru = true;
+	t = render(&c, &s, 60);
+	assert_has(t, "\nLimits: 0 to 200, kept within 2 to 199 under the multi-gen LRU, where 0 never swaps and 1 "
+		      "and 200 evict one kind of page first without feedback; a change smaller than 20 is not written.\n");
+	s.mglru = false;
 
 	s.swaps = (struct swaps){ .devices = 1, .zram = 1 };
 	t = render(&c, &s, 60);
@@ -422,8 +431,10 @@ test_workingset(void **unused)
 		      "two looks neither happened, so it keeps the value in effect, 60.\n");
 	assert_has(t, "\nIt steers that value by the refaults the kernel counts as its working set coming back (7 "
 		      "anonymous and 300 file pages a second here): up toward 200 while file ones dominate and "
-		      "little page cache is unmapped, down toward 60 while anonymous ones do; one decision has no "
-		      "history to steer by, so the value is the tendency policy's.\n");
+		      "little page cache is unmapped, down toward 60 while anonymous ones do, and after a rise "
+		      "that brought back more anonymous pages than the file ones it saved it waits 30 s before "
+		      "rising again (twice as long each time); one decision has no history to steer by, so the "
+		      "value is the tendency policy's.\n");
 	/* Under reclaim the formula itself, and no sentence about keeping the value. */
 	t = render(&c, &s, 60);
 	assert_has(t, "(23): 28.\nIt steers that value by ");
@@ -435,6 +446,87 @@ test_workingset(void **unused)
 		      "back, but this kernel does not show them (workingset_activate_anon and _file, Linux 5.9 and "
 		      "later), so it is the tendency policy alone.\n");
 	assert_lacks(t, "It steers that value");
+}
+
+/* The kernel and its LRU, one sentence; under the multi-gen LRU with the workingset
+ * policy, what its counters count on this release. */
+static void
+test_lru(void **unused)
+{
+	static const struct {
+		const char *release;
+		const char *when; /* NULL: no version named */
+		const char *what;
+	} versions[] = {
+		{ "6.1.0-27-amd64", " before about Linux 6.5",
+		  "count promotions of pages used through file descriptors, not refaults" },
+		{ "6.4.16", " before about Linux 6.5", "count promotions" },
+		{ "6.5.0", " from about Linux 6.5 to 6.13", "count every recent refault, not only those within the "
+							    "working set" },
+		{ "6.12.57+deb13-amd64", " from about Linux 6.5 to 6.13", "count every recent refault" },
+		{ "6.13.12", " from about Linux 6.5 to 6.13", "count every recent refault" },
+		{ "6.14.0", " from Linux 6.14", "count only page-fault refaults of pages that were in the working "
+						"set: file pages read back through read() never count" },
+		{ "6.18.44-fc-v1272", " from Linux 6.14", "count only page-fault refaults" },
+		{ "7.0.1", " from Linux 6.14", "count only page-fault refaults" },
+		{ "", NULL, "do not count what they count under the classic LRU (that changed in Linux 6.5 and 6.14)" },
+	};
+	struct config ws = conf(POLICY_WORKINGSET), ck = conf(POLICY_CK);
+	struct sample prev, s = fixture(5 * LOOKS_US);
+	struct lru_info l = { .kind = LRU_MGLRU, .source = LRU_SOURCE_FILE, .caps = 7 };
+	char want[512];
+	const char *t;
+
+	(void)unused;
+	s.has_activations = true;
+	prev = s;
+	prev.time_us -= LOOKS_US;
+	lru_given = &l;
+	for (size_t i = 0; i < sizeof(versions) / sizeof(versions[0]); i++) {
+		snprintf(l.release, sizeof(l.release), "%s", versions[i].release);
+		t = render_from(&ws, EXPLAIN_CONFIG_FILE, &prev, &s, 60, 200);
+		snprintf(want, sizeof(want), "\nKernel: Linux %s, with the multi-gen LRU (mglru: "
+		    "/sys/kernel/mm/lru_gen/enabled is 0x0007).\nUnder the multi-gen LRU%s, workingset_activate_anon "
+		    "and _file, which the workingset policy steers by, %s", l.release[0] ? l.release : "(release unknown)",
+		    versions[i].when ? versions[i].when : "", versions[i].what);
+		assert_has(t, want);
+	}
+	/* Only the workingset policy steers by those counters, and only while it has them. */
+	snprintf(l.release, sizeof(l.release), "6.12.57+deb13-amd64");
+	t = render_from(&ck, EXPLAIN_CONFIG_FILE, &prev, &s, 60, 200);
+	assert_has(t, "\nKernel: Linux 6.12.57+deb13-amd64, with the multi-gen LRU (mglru: /sys/kernel/mm/lru_gen/"
+		      "enabled is 0x0007).\nLimits: ");
+	assert_lacks(t, "Under the multi-gen LRU");
+	s.has_activations = prev.has_activations = false;
+	t = render_from(&ws, EXPLAIN_CONFIG_FILE, &prev, &s, 60, 200);
+	assert_lacks(t, "Under the multi-gen LRU");
+	s.has_activations = prev.has_activations = true;
+	/* The classic LRU: built but off, not built, or a file that cannot be read. */
+	l.kind = LRU_CLASSIC;
+	l.caps = 0;
+	snprintf(l.release, sizeof(l.release), "6.1.0-27-amd64");
+	t = render_from(&ws, EXPLAIN_CONFIG_FILE, &prev, &s, 60, 200);
+	assert_has(t, "\nKernel: Linux 6.1.0-27-amd64, with the classic LRU (/sys/kernel/mm/lru_gen/enabled is "
+		      "0x0000: the multi-gen LRU is built but off).\nLimits: ");
+	l.source = LRU_SOURCE_ABSENT;
+	t = render_from(&ws, EXPLAIN_CONFIG_FILE, &prev, &s, 60, 200);
+	assert_has(t, "\nKernel: Linux 6.1.0-27-amd64, with the classic LRU (no /sys/kernel/mm/lru_gen/enabled: it "
+		      "has no multi-gen LRU).\nLimits: ");
+	l.source = LRU_SOURCE_BAD;
+	l.err = -EINVAL;
+	t = render_from(&ws, EXPLAIN_CONFIG_FILE, &prev, &s, 60, 200);
+	assert_has(t, "\nKernel: Linux 6.1.0-27-amd64, its LRU taken as classic (/sys/kernel/mm/lru_gen/enabled: not "
+		      "a number).\n");
+	l.err = -EBADFD;
+	t = render_from(&ws, EXPLAIN_CONFIG_FILE, &prev, &s, 60, 200);
+	assert_has(t, "(/sys/kernel/mm/lru_gen/enabled: not a regular file).\n");
+	l.err = -EACCES;
+	t = render_from(&ws, EXPLAIN_CONFIG_FILE, &prev, &s, 60, 200);
+	assert_has(t, "(/sys/kernel/mm/lru_gen/enabled: Permission denied).\n");
+	assert_lacks(t, "Under the multi-gen LRU");
+	lru_given = NULL;
+	t = render_from(&ws, EXPLAIN_CONFIG_FILE, &prev, &s, 60, 200);
+	assert_lacks(t, "Kernel:");
 }
 
 static void
@@ -457,12 +549,70 @@ test_config_sources(void **unused)
 	t = render_from(&c, EXPLAIN_CONFIG_REFUSED, &prev, &s, 60, 200);
 	assert_has(t, "\nConfiguration: the built-in defaults, as /etc/autoswappiness.conf is refused (Operation not "
 		      "permitted; the errors are above): the daemon would not start with it (");
+	/* Only drop-ins: the main file is not named as if it were read (issue 48). */
+	t = render_from(&c, EXPLAIN_CONFIG_DROPINS, &prev, &s, 60, 200);
+	assert_has(t, "\nConfiguration: the drop-ins in /etc/autoswappiness.conf.d, on the built-in defaults, as "
+		      "/etc/autoswappiness.conf does not exist (policy tendency,");
 	assert_lacks(t, "dry_run");
 	c.dry_run = true;
 	c.smoothing_pct = 50;
 	t = render_from(&c, EXPLAIN_CONFIG_FILE, &prev, &s, 60, 200);
 	assert_has(t, "\ndry_run = yes: the daemon would only log its decisions.\n");
 	assert_has(t, "; smoothing 50% (it needs history, which one decision does not have).\n");
+}
+
+/* The file to blame, when it is a drop-in (issue 48: the main file was named). */
+static void
+test_config_blames_the_dropin(void **unused)
+{
+	struct config c = conf(POLICY_TENDENCY);
+	struct sample s = fixture(5 * LOOKS_US);
+	struct decision dn;
+	struct regulator reg = { 0 };
+	struct explain_input in = {
+		.cfg = &c, .config_path = "/etc/a.conf", .config_failed = "/etc/a.conf.d/10-secret.conf",
+		.config_source = EXPLAIN_CONFIG_UNREADABLE, .cur = &s, .dn = &dn, .current = 60,
+	};
+
+	(void)unused;
+	assert_int_equal(decide(&c, 100, 200, NULL, &reg, NULL, &s, 60, &dn), 0);
+	assert_true(explain_render(&in, text, sizeof(text)) > 0);
+	assert_has(text, "\nConfiguration: the built-in defaults, as this user may not read "
+			 "/etc/a.conf.d/10-secret.conf; the daemon, as root, would use it (");
+	in.config_source = EXPLAIN_CONFIG_REFUSED;
+	in.config_errno = EPERM;
+	assert_true(explain_render(&in, text, sizeof(text)) > 0);
+	assert_has(text, "\nConfiguration: the built-in defaults, as /etc/a.conf.d/10-secret.conf is refused (");
+}
+
+/* Paths up to PATH_MAX fit EXPLAIN_TEXT_BYTES in every case (issue 48: a long -c
+ * path failed with "does not fit its buffer"), the longest sentences with them. */
+static void
+test_long_paths(void **unused)
+{
+	static char path[PATH_MAX], failed[PATH_MAX + 2];
+	struct config c = conf(POLICY_WORKINGSET);
+	struct sample s = fixture(5 * LOOKS_US), prev = fixture(4 * LOOKS_US);
+	struct decision dn;
+	struct regulator reg = { 0 };
+	struct policy_state fresh = { 0 };
+	struct explain_input in = {
+		.cfg = &c, .config_path = path, .config_failed = failed, .cur = &s, .dn = &dn, .current = 60,
+		.interval_us = LOOKS_US,
+	};
+
+	(void)unused;
+	memset(path, 'a', sizeof(path) - 1);
+	memset(failed, 'b', sizeof(failed) - 1);
+	c.dry_run = true;
+	c.smoothing_pct = 50;
+	s.pgscan_pages = prev.pgscan_pages + 1000;
+	assert_int_equal(decide(&c, decide_max(&c, &s), 200, &fresh, &reg, &prev, &s, 60, &dn), 0);
+	for (int src = EXPLAIN_CONFIG_FILE; src <= EXPLAIN_CONFIG_REFUSED; src++) {
+		in.config_source = (enum explain_config_source)src;
+		in.config_errno = EPERM;
+		assert_true(explain_render(&in, text, sizeof(text)) > 0);
+	}
 }
 
 static void
@@ -497,7 +647,10 @@ main(void)
 		cmocka_unit_test(test_verdicts),
 		cmocka_unit_test(test_adaptive),
 		cmocka_unit_test(test_workingset),
+		cmocka_unit_test(test_lru),
 		cmocka_unit_test(test_config_sources),
+		cmocka_unit_test(test_config_blames_the_dropin),
+		cmocka_unit_test(test_long_paths),
 		cmocka_unit_test(test_small_buffer),
 	};
 

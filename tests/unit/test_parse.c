@@ -280,6 +280,63 @@ test_parse_swaps(void **state)
 	}
 }
 
+/* /sys/kernel/mm/lru_gen/enabled: what enabled_show prints ("0x%04x\n"), the numbers
+ * enabled_store takes (kstrtouint base 0), and what neither does. */
+static void
+test_parse_lru_gen_enabled_table(void **state)
+{
+	static const struct {
+		const char *in;
+		size_t len; /* 0: strlen(in) */
+		int ret;
+		uint32_t caps;
+	} cases[] = {
+		{ "0x0000\n", 0, 0, 0x0 },
+		{ "0x0001\n", 0, 0, 0x1 },
+		{ "0x0007\n", 0, 0, 0x7 },
+		{ "0x0005\n", 0, 0, 0x5 },
+		{ "0x000f\n", 0, 0, 0xf }, /* 6.11+: a fourth cap */
+		{ "0x0007", 0, 0, 0x7 },
+		{ "0X00FF\n", 0, 0, 0xff },
+		{ "7\n", 0, 0, 7 },     /* decimal, as written to it */
+		{ "0\n", 0, 0, 0 },
+		{ "+1\n", 0, 0, 1 },
+		{ "010\n", 0, 0, 8 },   /* octal after a leading 0 */
+		{ "4294967295\n", 0, 0, UINT32_MAX },
+		{ "0xffffffff\n", 0, 0, UINT32_MAX },
+		{ "4294967296\n", 0, -ERANGE, 0 },
+		{ "0x100000000\n", 0, -ERANGE, 0 },
+		{ "99999999999999999999999999\n", 0, -ERANGE, 0 },
+		{ "", 0, -EINVAL, 0 },
+		{ "\n", 0, -EINVAL, 0 },
+		{ "0x\n", 0, -EINVAL, 0 },
+		{ "0x0007\n\n", 0, -EINVAL, 0 },
+		{ "0x0007 \n", 0, -EINVAL, 0 },
+		{ " 0x0007\n", 0, -EINVAL, 0 },
+		{ "0x0007 trailing\n", 0, -EINVAL, 0 },
+		{ "99999999999999999999999999x\n", 0, -EINVAL, 0 }, /* garbage, not overflow */
+		{ "08\n", 0, -EINVAL, 0 },
+		{ "0xg\n", 0, -EINVAL, 0 },
+		{ "-1\n", 0, -EINVAL, 0 },
+		{ "y\n", 0, -EINVAL, 0 }, /* taken on write, never printed */
+		{ "N\n", 0, -EINVAL, 0 },
+		{ "garbage\x01\x02", 0, -EINVAL, 0 },
+		{ "0x0007\0", 7, -EINVAL, 0 },
+		{ "\0\0\0", 3, -EINVAL, 0 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		size_t len = cases[i].len ? cases[i].len : strlen(cases[i].in);
+		uint32_t caps = 12345;
+		int r = parse_lru_gen_enabled(cases[i].in, len, &caps);
+
+		if (r != cases[i].ret)
+			fail_msg("parse_lru_gen_enabled(case %zu) = %d, want %d", i, r, cases[i].ret);
+		assert_int_equal(caps, r == 0 ? cases[i].caps : 12345); /* untouched on failure */
+	}
+}
+
 int
 main(void)
 {
@@ -288,6 +345,7 @@ main(void)
 		cmocka_unit_test(test_parse_psi_good),	     cmocka_unit_test(test_parse_psi_bad),
 		cmocka_unit_test(test_parse_psi_length_bounds), cmocka_unit_test(test_parse_keyed),
 		cmocka_unit_test(test_parse_kernel_release), cmocka_unit_test(test_parse_swaps),
+		cmocka_unit_test(test_parse_lru_gen_enabled_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -334,63 +334,30 @@ test_tendency_memory(void **state)
  * second (anonymous, file) in the second before each poll, reclaim or not, the page cache and
  * the mapped memory (the formula is mapped%/2 + 50), the target and the end of the reason. The
  * top is 200, as on zram. */
+struct ws_step {
+	uint64_t anon, file;
+	bool reclaim;
+	uint64_t cached, mapped;
+	uint64_t dt_s; /* seconds since the poll before (0: 1) */
+	int want;
+	const char *reason;
+	int strikes; /* the state's ws_strikes after the poll (-1: not checked) */
+};
+
+/* Runs the steps through the workingset policy from a knob at 60 (see test_workingset). */
 static void
-test_workingset(void **state)
+run_ws_steps(const struct ws_step *steps, size_t n)
 {
-	static const struct {
-		uint64_t anon, file;
-		bool reclaim;
-		uint64_t cached, mapped;
-		uint64_t dt_s; /* seconds since the poll before (0: 1) */
-		int want;
-		const char *reason;
-	} steps[] = {
-		{ 0, 0, false, 0, 600, 0, 60, "stay at 60: no reclaim (formula 80)" },
-		/* The formula, mapped 60%/2 + ck 50, while nothing dominates. */
-		{ 0, 0, true, 0, 600, 0, 80, "mapped 60%/2 + distress 0 + ck 50" },
-		/* File activations: no steer before the window is full (3 polls). */
-		{ 0, 500, true, 0, 600, 0, 80, "mapped 60%/2 + distress 0 + ck 50" },
-		{ 0, 500, true, 0, 600, 0, 120, "; file +40 to 120: working set refaults anon 0/s, file 333/s" },
-		{ 0, 500, true, 0, 600, 0, 160, "; file +80 to 160: working set refaults anon 0/s, file 500/s" },
-		{ 0, 500, true, 0, 600, 0, 200, "; file +120 to 200: working set refaults anon 0/s, file 500/s" },
-		{ 0, 500, true, 0, 600, 0, 200, "; file +160 to 200: working set refaults anon 0/s, file 500/s" },
-		/* Anonymous ones under MIN_PPS (the dirtier at 200: 0-85/s) do not stop it. */
-		{ 85, 0, true, 0, 600, 0, 200, "; file +200 to 200: working set refaults anon 28/s, file 333/s" },
-		/* One poll of 512/s, twice the file's: at once to 60. */
-		{ 600, 100, true, 0, 600, 0, 60, "; anonymous -40 to 60: working set refaults anon 228/s, file 200/s" },
-		/* Dominating over the window: down by a step a poll, never below 60. */
-		{ 300, 100, true, 0, 600, 0, 60, "; anonymous -80 to 60: working set refaults anon 328/s, file 66/s" },
-		{ 100, 100, true, 0, 600, 0, 60, "; anonymous -120 to 60: working set refaults anon 333/s, file 100/s" },
-		/* Neither dominates: the bias is kept. */
-		{ 100, 100, true, 0, 600, 0, 60, "; bias -120 to 60: working set refaults anon 166/s, file 100/s" },
-		/* Quiet: the tendency policy keeps the value; after RELAX_S the bias is forgotten. */
-		{ 0, 0, false, 0, 600, 29, 60, "stay at 60: no reclaim (formula 80)" },
-		{ 0, 0, false, 0, 600, 1, 60, "stay at 60: no reclaim (formula 80)" },
-		{ 0, 0, true, 0, 600, 0, 80, "mapped 60%/2 + distress 0 + ck 50" },
-		/* 20% of RAM in unmapped cache (cached 400, mapped 200: formula 60): a fresh window,
-		 * and no rise however many file activations. */
-		{ 0, 500, true, 400, 200, 0, 60, "mapped 20%/2 + distress 0 + ck 50" },
-		{ 0, 500, true, 400, 200, 0, 60, "mapped 20%/2 + distress 0 + ck 50" },
-		{ 0, 500, true, 400, 200, 0, 60, "mapped 20%/2 + distress 0 + ck 50" },
-		/* The cache gone (a phase's file set freed): the window starts again, without the
-		 * activations counted while the cache was there. */
-		{ 0, 500, true, 0, 600, 0, 80, "mapped 60%/2 + distress 0 + ck 50" },
-		{ 0, 500, true, 0, 600, 0, 80, "mapped 60%/2 + distress 0 + ck 50" },
-		{ 0, 500, true, 0, 600, 0, 120, "; file +40 to 120: working set refaults anon 0/s, file 500/s" },
-		/* The cache grows back to 20%: the rise is dropped at once. */
-		{ 0, 500, true, 400, 200, 0, 60, "mapped 20%/2 + distress 0 + ck 50" },
-	};
 	struct policy_state st = { 0 };
 	struct sample prev, cur = mem(1000, 500, 0, 0, 0, 1000, 1000);
 	struct policy_result r;
 	int knob = 60;
 
-	(void)state;
 	cur.has_vmstat = cur.has_refaults = cur.has_activations = cur.has_psi = true;
 	cur.time_us = 1000000;
-	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+	for (size_t i = 0; i < n; i++) {
 		uint64_t dt = steps[i].dt_s ? steps[i].dt_s : 1;
-		size_t n = strlen(steps[i].reason), len;
+		size_t want_len = strlen(steps[i].reason), len;
 
 		if (i > 0) {
 			prev = cur;
@@ -406,13 +373,190 @@ test_workingset(void **state)
 		policy_begin(&st, knob);
 		assert_int_equal(policy_evaluate(POLICY_WORKINGSET, &st, i > 0 ? &prev : NULL, &cur, &r), 0);
 		len = strlen(r.reason);
-		if (r.target != steps[i].want || len < n || strcmp(r.reason + len - n, steps[i].reason) != 0 ||
+		if (r.target != steps[i].want || len < want_len ||
+		    strcmp(r.reason + len - want_len, steps[i].reason) != 0 ||
 		    (steps[i].reason[0] != ';' && strcmp(r.reason, steps[i].reason) != 0))
 			fail_msg("step %zu: %d '%s', want %d '...%s'", i, r.target, r.reason, steps[i].want,
 				 steps[i].reason);
+		if (steps[i].strikes >= 0 && st.ws_strikes != (unsigned)steps[i].strikes)
+			fail_msg("step %zu: %u strikes, want %d", i, st.ws_strikes, steps[i].strikes);
 		knob = r.target;
 		policy_observe(&st, knob, 200);
 	}
+}
+
+static void
+test_workingset(void **state)
+{
+	static const struct ws_step steps[] = {
+		{ 0, 0, false, 0, 600, 0, 60, "stay at 60: no reclaim (formula 80)", -1 },
+		/* The formula, mapped 60%/2 + ck 50, while nothing dominates. */
+		{ 0, 0, true, 0, 600, 0, 80, "mapped 60%/2 + distress 0 + ck 50", -1 },
+		/* File activations: no steer before the window is full (3 polls). */
+		{ 0, 500, true, 0, 600, 0, 80, "mapped 60%/2 + distress 0 + ck 50", -1 },
+		{ 0, 500, true, 0, 600, 0, 120, "; file +40 to 120: working set refaults anon 0/s, file 333/s", -1 },
+		{ 0, 500, true, 0, 600, 0, 160, "; file +80 to 160: working set refaults anon 0/s, file 500/s", -1 },
+		{ 0, 500, true, 0, 600, 0, 200, "; file +120 to 200: working set refaults anon 0/s, file 500/s", -1 },
+		{ 0, 500, true, 0, 600, 0, 200, "; file +160 to 200: working set refaults anon 0/s, file 500/s", -1 },
+		/* Anonymous ones under MIN_PPS (the dirtier at 200: 0-85/s) do not stop it. */
+		{ 85, 0, true, 0, 600, 0, 200, "; file +200 to 200: working set refaults anon 28/s, file 333/s", -1 },
+		/* One poll of 512/s, twice the file's: at once to 60. It comes a poll after a rise on
+		 * 333 file activations a second, and 600 anonymous ones cost more: no rise for 30 s
+		 * (test_workingset_backoff). */
+		{ 600, 100, true, 0, 600, 0, 60,
+		  "; anonymous -40 to 60: working set refaults anon 228/s, file 200/s; no rise for 30 s", -1 },
+		/* Dominating over the window: down by a step a poll, never below 60. */
+		{ 300, 100, true, 0, 600, 0, 60, "; anonymous -80 to 60: working set refaults anon 328/s, file 66/s", -1 },
+		{ 100, 100, true, 0, 600, 0, 60, "; anonymous -120 to 60: working set refaults anon 333/s, file 100/s", -1 },
+		/* Neither dominates: the bias is kept. */
+		{ 100, 100, true, 0, 600, 0, 60, "; bias -120 to 60: working set refaults anon 166/s, file 100/s", -1 },
+		/* Quiet: the tendency policy keeps the value; after RELAX_S the bias is forgotten. */
+		{ 0, 0, false, 0, 600, 29, 60, "stay at 60: no reclaim (formula 80)", -1 },
+		{ 0, 0, false, 0, 600, 1, 60, "stay at 60: no reclaim (formula 80)", -1 },
+		{ 0, 0, true, 0, 600, 0, 80, "mapped 60%/2 + distress 0 + ck 50", -1 },
+		/* 20% of RAM in unmapped cache (cached 400, mapped 200: formula 60): a fresh window,
+		 * and no rise however many file activations. */
+		{ 0, 500, true, 400, 200, 0, 60, "mapped 20%/2 + distress 0 + ck 50", -1 },
+		{ 0, 500, true, 400, 200, 0, 60, "mapped 20%/2 + distress 0 + ck 50", -1 },
+		{ 0, 500, true, 400, 200, 0, 60, "mapped 20%/2 + distress 0 + ck 50", -1 },
+		/* The cache gone (a phase's file set freed): the window starts again, without the
+		 * activations counted while the cache was there. */
+		{ 0, 500, true, 0, 600, 0, 80, "mapped 60%/2 + distress 0 + ck 50", -1 },
+		{ 0, 500, true, 0, 600, 0, 80, "mapped 60%/2 + distress 0 + ck 50", -1 },
+		{ 0, 500, true, 0, 600, 0, 120, "; file +40 to 120: working set refaults anon 0/s, file 500/s", -1 },
+		/* The cache grows back to 20%: the rise is dropped at once. */
+		{ 0, 500, true, 400, 200, 0, 60, "mapped 20%/2 + distress 0 + ck 50", -1 },
+	};
+
+	(void)state;
+	run_ws_steps(steps, sizeof(steps) / sizeof(steps[0]));
+}
+
+#define WS_FORMULA "mapped 60%/2 + distress 0 + ck 50"
+#define WS_REFAULTS(anon, file) ": working set refaults anon " #anon "/s, file " #file "/s"
+
+/*
+ * Issue 46 item 2, poll by poll (as test_workingset: formula 80, top 200): a rise followed
+ * within POLICY_WS_JUDGE_POLLS polls by a fall on at least as many anonymous activations as the
+ * file ones it rose on is a strike, and rises wait 30 s, then 60 s; file activations in the
+ * meantime keep the value down ("file, held"). A rise that no fall follows takes a strike away;
+ * a fall on fewer anonymous activations than the rise's file ones is no strike (the rise paid);
+ * a calm stretch forgets the strikes.
+ */
+static void
+test_workingset_backoff(void **state)
+{
+	static const struct ws_step steps[] = {
+		{ 0, 0, false, 0, 600, 0, 60, "stay at 60: no reclaim (formula 80)", 0 },
+		{ 0, 0, true, 0, 600, 0, 80, WS_FORMULA, 0 },
+		{ 0, 500, true, 0, 600, 0, 80, WS_FORMULA, 0 },
+		{ 0, 500, true, 0, 600, 0, 120, "; file +40 to 120" WS_REFAULTS(0, 333), 0 },
+		/* The next poll: 1,000 anonymous activations a second, the rise's cost (333 file
+		 * before it): at once to 60, and the first strike. */
+		{ 1000, 0, true, 0, 600, 0, 60, "; anonymous -40 to 60" WS_REFAULTS(333, 333) "; no rise for 30 s", 1 },
+		{ 0, 500, true, 0, 600, 0, 60, "; bias -40 to 60" WS_REFAULTS(333, 333), 1 },
+		{ 0, 500, true, 0, 600, 0, 60, "; bias -40 to 60" WS_REFAULTS(333, 333), 1 },
+		/* File activations dominate again: the current policy rose here (to 120), and
+		 * again on every third poll. */
+		{ 0, 500, true, 0, 600, 0, 60, "; file, held -40 to 60" WS_REFAULTS(0, 500), 1 },
+		{ 0, 500, true, 0, 600, 26, 60, "; file, held -40 to 60" WS_REFAULTS(0, 500), 1 },
+		/* 30 s after the fall: a probe. */
+		{ 0, 500, true, 0, 600, 0, 120, "; file +40 to 120" WS_REFAULTS(0, 500), 1 },
+		/* Anonymous activations just under SNAP_PPS: neither kind dominates the window, then
+		 * the anonymous ones do, two polls after the rise; 510 a second, as many as the 500
+		 * file ones it rose on: the second strike, 60 s. */
+		{ 510, 0, true, 0, 600, 0, 120, "; bias +40 to 120" WS_REFAULTS(170, 333), 1 },
+		{ 510, 0, true, 0, 600, 0, 60, "; anonymous -40 to 60" WS_REFAULTS(340, 166) "; no rise for 60 s", 2 },
+		{ 0, 500, true, 0, 600, 0, 60, "; anonymous -80 to 60" WS_REFAULTS(340, 166), 2 },
+		{ 0, 500, true, 0, 600, 0, 60, "; bias -80 to 60" WS_REFAULTS(170, 333), 2 },
+		{ 0, 500, true, 0, 600, 56, 60, "; file, held -80 to 60" WS_REFAULTS(0, 500), 2 },
+		{ 0, 500, true, 0, 600, 2, 120, "; file +40 to 120" WS_REFAULTS(0, 500), 2 },
+		/* Then the file activations ebb (the window's still rise it twice) and nothing
+		 * dominates: JUDGE_POLLS polls after the last rise without a fall, one strike less. */
+		{ 100, 100, true, 0, 600, 0, 160, "; file +80 to 160" WS_REFAULTS(33, 366), 2 },
+		{ 100, 100, true, 0, 600, 0, 200, "; file +120 to 200" WS_REFAULTS(66, 233), 2 },
+		{ 100, 100, true, 0, 600, 0, 200, "; bias +120 to 200" WS_REFAULTS(100, 100), 2 },
+		{ 100, 100, true, 0, 600, 0, 200, "; bias +120 to 200" WS_REFAULTS(100, 100), 2 },
+		{ 100, 100, true, 0, 600, 0, 200, "; bias +120 to 200" WS_REFAULTS(100, 100), 2 },
+		{ 100, 100, true, 0, 600, 0, 200, "; bias +120 to 200" WS_REFAULTS(100, 100), 2 },
+		{ 100, 100, true, 0, 600, 0, 200, "; bias +120 to 200" WS_REFAULTS(100, 100), 1 },
+		/* A rise whose fall comes with fewer anonymous activations (300 a second, against the
+		 * 400 file ones it rose on): it paid, no strike. */
+		{ 0, 400, true, 0, 600, 0, 200, "; file +160 to 200" WS_REFAULTS(66, 200), 1 },
+		{ 0, 400, true, 0, 600, 0, 200, "; file +200 to 200" WS_REFAULTS(33, 300), 1 },
+		{ 0, 400, true, 0, 600, 0, 200, "; file +200 to 200" WS_REFAULTS(0, 400), 1 },
+		{ 300, 0, true, 0, 600, 0, 200, "; file +200 to 200" WS_REFAULTS(100, 266), 1 },
+		{ 300, 0, true, 0, 600, 0, 200, "; bias +200 to 200" WS_REFAULTS(200, 133), 1 },
+		{ 300, 0, true, 0, 600, 0, 60, "; anonymous -40 to 60" WS_REFAULTS(300, 0), 1 },
+		/* A calm stretch of RELAX_S forgets the strikes with the bias. */
+		{ 0, 0, false, 0, 600, 30, 60, "stay at 60: no reclaim (formula 80)", 0 },
+	};
+
+	(void)state;
+	run_ws_steps(steps, sizeof(steps) / sizeof(steps[0]));
+}
+
+/* One poll of the workingset policy, dt_s after the last, as run_ws_steps does. Returns the
+ * target, which becomes the knob. */
+static int
+ws_poll(struct policy_state *st, struct sample *prev, struct sample *cur, int *knob, uint64_t anon,
+	uint64_t file, uint64_t dt_s, struct policy_result *r)
+{
+	*prev = *cur;
+	cur->time_us += dt_s * 1000000;
+	cur->activate_anon_pages += anon * dt_s;
+	cur->activate_file_pages += file * dt_s;
+	cur->pgscan_pages += 1000;
+	cur->pgsteal_pages += 1000;
+	policy_begin(st, *knob);
+	assert_int_equal(policy_evaluate(POLICY_WORKINGSET, st, prev, cur, r), 0);
+	*knob = r->target;
+	policy_observe(st, *knob, 200);
+	return r->target;
+}
+
+/* The back-off doubles with each strike in a row, 30 s up to 8 min (MAX_STRIKES doublings), and
+ * a rise is held until the last second of it; the cache crossing POLICY_SPARE_CEIL_PCT (another
+ * phase) forgets the strikes at once. */
+static void
+test_workingset_backoff_cap(void **state)
+{
+	static const unsigned want_s[] = { 30, 60, 120, 240, 480, 480 };
+	struct policy_state st = { 0 };
+	struct sample prev, cur = mem(1000, 500, 0, 0, 0, 1000, 1000);
+	struct policy_result r;
+	int knob = 60;
+	char want[64];
+
+	(void)state;
+	cur.has_vmstat = cur.has_refaults = cur.has_activations = true;
+	cur.mapped_kib = 600;
+	cur.time_us = 1000000;
+	policy_begin(&st, knob);
+	assert_int_equal(policy_evaluate(POLICY_WORKINGSET, &st, NULL, &cur, &r), 0);
+	policy_observe(&st, knob, 200);
+	for (int i = 0; i < POLICY_ADAPTIVE_WINDOW - 1; i++)
+		assert_int_equal(ws_poll(&st, &prev, &cur, &knob, 0, 500, 1, &r), 80);
+	for (size_t k = 0; k < sizeof(want_s) / sizeof(want_s[0]); k++) {
+		assert_int_equal(ws_poll(&st, &prev, &cur, &knob, 0, 500, 1, &r), 120);
+		assert_int_equal(ws_poll(&st, &prev, &cur, &knob, 1000, 0, 1, &r), 60);
+		snprintf(want, sizeof(want), "; no rise for %u s", want_s[k]);
+		assert_non_null(strstr(r.reason, want));
+		/* The file activations return at once; the rise waits out the back-off. */
+		assert_int_equal(ws_poll(&st, &prev, &cur, &knob, 0, 500, 1, &r), 60);
+		assert_int_equal(ws_poll(&st, &prev, &cur, &knob, 0, 500, 1, &r), 60);
+		assert_int_equal(ws_poll(&st, &prev, &cur, &knob, 0, 500, want_s[k] - 3, &r), 60);
+		assert_non_null(strstr(r.reason, "; file, held"));
+		/* The next poll comes at the back-off's end: the first of the loop rises. */
+	}
+	assert_int_equal(st.ws_strikes, POLICY_ADAPTIVE_MAX_STRIKES);
+	/* 20% of RAM in unmapped cache: another phase, a fresh window and no strikes. */
+	cur.cached_kib = 200;
+	cur.mapped_kib = 0;
+	cur.mem_free_kib = 300;
+	ws_poll(&st, &prev, &cur, &knob, 0, 0, 1, &r);
+	assert_int_equal(st.ws_strikes, 0);
+	assert_int_equal(st.ws_backoff_us, 0);
 }
 
 /* Runs the workingset policy from a start at 60 through WINDOW - 1 + rises polls of file
@@ -1058,7 +1202,8 @@ main(void)
 		cmocka_unit_test(test_adaptive_rates_without_history), cmocka_unit_test(test_adaptive_backoff),
 		cmocka_unit_test(test_adaptive_settles), cmocka_unit_test(test_device_max),
 		cmocka_unit_test(test_adaptive_huge_rates),
-		cmocka_unit_test(test_workingset),	    cmocka_unit_test(test_workingset_edges),
+		cmocka_unit_test(test_workingset),	    cmocka_unit_test(test_workingset_backoff),
+		cmocka_unit_test(test_workingset_backoff_cap), cmocka_unit_test(test_workingset_edges),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -50,7 +50,7 @@ test_table(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct regulator_limits lim = { cases[i].min, cases[i].max, cases[i].step, 0, cases[i].kernel_max };
+		struct regulator_limits lim = { cases[i].min, cases[i].max, cases[i].step, 0, cases[i].kernel_max, false };
 		struct regulator reg = { 0 };
 		struct regulator_decision d = next(&reg, &lim, cases[i].target, cases[i].current);
 
@@ -66,8 +66,8 @@ static void
 test_always_in_range(void **state)
 {
 	static const struct regulator_limits lims[] = {
-		{ 0, 100, 5, 0, 200 }, { 0, 200, 5, 50, 200 }, { 0, 200, 1, 0, 100 },
-		{ 30, 30, 1, 0, 200 }, { 0, 0, 7, 90, 200 },   { 100, 200, 3, 10, 200 },
+		{ 0, 100, 5, 0, 200, false }, { 0, 200, 5, 50, 200, false }, { 0, 200, 1, 0, 100, false },
+		{ 30, 30, 1, 0, 200, false }, { 0, 0, 7, 90, 200, false },   { 100, 200, 3, 10, 200, false },
 	};
 
 	(void)state;
@@ -168,12 +168,74 @@ test_range(void **state)
 	}
 }
 
+/* Under the multi-gen LRU, 0, 1 and 200 are other mechanisms (regulator.h): the
+ * range is kept within 2..199 whatever min and max say, every target and every
+ * current value lands there, and a knob left at 0, 1 or 200 (the original, or a
+ * value written under the classic LRU before root switched) is corrected at the
+ * next decision, however small the change. */
+static void
+test_mglru_range(void **state)
+{
+	static const struct {
+		int min, max, kernel_max, lo, hi;
+	} cases[] = {
+		{ 0, 200, 200, 2, 199 },   { 0, 100, 200, 2, 100 }, { 200, 200, 200, 199, 199 },
+		{ 0, 0, 200, 2, 2 },	   { 1, 1, 200, 2, 2 },	    { 60, 150, 200, 60, 150 },
+		{ 150, 200, 100, 100, 100 },
+	};
+	struct regulator_decision d;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct regulator_limits lim = { .min = cases[i].min, .max = cases[i].max, .step = 20,
+						.kernel_max = cases[i].kernel_max, .mglru = true };
+		int lo = -1, hi = -1;
+
+		regulator_range(&lim, &lo, &hi);
+		assert_int_equal(lo, cases[i].lo);
+		assert_int_equal(hi, cases[i].hi);
+		for (int target = -5; target <= 205; target++) {
+			for (int current = 0; current <= 200; current += 1) {
+				struct regulator reg = { 0 };
+
+				assert_int_equal(regulator_next(&reg, &lim, target, current, &d), 0);
+				assert_true(d.value >= lo && d.value <= hi);
+				assert_true(d.value != 0 && d.value != 1 && d.value != 200);
+				if (current < lo || current > hi)
+					assert_int_equal(d.verdict, REGULATOR_WRITE);
+			}
+		}
+	}
+	/* The ends themselves: 200 becomes 199 and 0 becomes 2, written although the
+	 * change is below the step; the classic LRU keeps them. */
+	{
+		struct regulator_limits lim = { .min = 0, .max = 200, .step = 20, .kernel_max = 200, .mglru = true };
+		struct regulator reg = { 0 };
+
+		assert_int_equal(regulator_next(&reg, &lim, 200, 200, &d), 0);
+		assert_int_equal(d.value, 199);
+		assert_int_equal(d.verdict, REGULATOR_WRITE);
+		assert_true(d.clamped);
+		regulator_reset(&reg);
+		assert_int_equal(regulator_next(&reg, &lim, 0, 1, &d), 0);
+		assert_int_equal(d.value, 2);
+		assert_int_equal(d.verdict, REGULATOR_WRITE);
+		lim.mglru = false;
+		regulator_reset(&reg);
+		assert_int_equal(regulator_next(&reg, &lim, 200, 199, &d), 0);
+		assert_int_equal(d.value, 200);
+		regulator_reset(&reg);
+		assert_int_equal(regulator_next(&reg, &lim, 0, 1, &d), 0);
+		assert_int_equal(d.value, 0);
+	}
+}
+
 static void
 test_invalid_limits(void **state)
 {
 	static const struct regulator_limits bad[] = {
-		{ 50, 40, 5, 0, 200 }, { 0, 100, 0, 0, 200 }, { 0, 100, 5, 100, 200 },
-		{ 0, 100, 5, -1, 200 }, { -1, 100, 5, 0, 200 }, { 0, 100, 5, 0, 0 },
+		{ 50, 40, 5, 0, 200, false }, { 0, 100, 0, 0, 200, false }, { 0, 100, 5, 100, 200, false },
+		{ 0, 100, 5, -1, 200, false }, { -1, 100, 5, 0, 200, false }, { 0, 100, 5, 0, 0, false },
 	};
 	struct regulator reg = { 0 };
 	struct regulator_decision d = { .value = 4242 };
@@ -192,6 +254,7 @@ main(void)
 		cmocka_unit_test(test_table),	  cmocka_unit_test(test_always_in_range),
 		cmocka_unit_test(test_smoothing), cmocka_unit_test(test_no_oscillation_on_constant_target),
 		cmocka_unit_test(test_invalid_limits), cmocka_unit_test(test_range),
+		cmocka_unit_test(test_mglru_range),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

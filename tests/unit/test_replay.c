@@ -838,6 +838,39 @@ static const struct world_bound world_bounds[] = {
 	 "tendency's 7.0-8.0 s over the seeds (8.0 where a poll at 125 replays the 60 trace)"},
 	{"phased-zram", "shipped", POLICY_WORKINGSET, "phase2", 0, 23500, 0, -1,
 	 "tendency's bound: this trace has no activations, so the policy is tendency"},
+	{"alternating", "shipped", POLICY_WORKINGSET, "run", 0, 153500, 0, 30000,
+	 "issue 46 item 2 (a synthetic world: tests/data/traces/README): 151.0 s and 25,505-26,826 "
+	 "pages swapped in over the seeds, near static 60's 149.0 s and 22,200 (200: 240.0 s, "
+	 "334,600), after three probes to 140 that cost a poll each; a policy that rose on every "
+	 "fourth poll took 165.0 s and swapped in 71,729-78,092 (1.11 times static 60; the job it "
+	 "models, 1.16)"},
+	{"alternating", "shipped-max200", POLICY_WORKINGSET, "run", 0, 153500, 0, 30000, "the same with max = 200"},
+};
+
+/*
+ * Closed loop: a workload where a rise pays at first sight and costs more than it saves (issue
+ * 46 item 2: no limit cycles). From after_s seconds into the phase to its end, each seed writes
+ * at most max_writes times, and at least min_low_pct percent of its polls leave the value at or
+ * below hi.
+ */
+struct world_settle {
+	const char *workload, *setup;
+	enum policy_kind policy;
+	const char *phase;
+	unsigned after_s, max_writes;
+	int hi;
+	unsigned min_low_pct;
+	const char *why;
+};
+
+static const struct world_settle world_settles[] = {
+	{"alternating", "shipped", POLICY_WORKINGSET, "run", 60, 2, 100, 95,
+	 "file activations at 60 (406/s, anonymous 80/s), anonymous ones above 130 (1,352/s, file 13/s): "
+	 "each rise is followed by a fall on more anonymous activations than the file ones it rose on, "
+	 "so rises wait 30 s, 60 s, 120 s: after the first minute one probe (a write up, one down), 7-8 "
+	 "writes in the run. A policy that rose again on the next file activations wrote 82-84 "
+	 "times in it, 30 a minute"},
+	{"alternating", "shipped-max200", POLICY_WORKINGSET, "run", 60, 2, 100, 95, "the same with max = 200"},
 };
 
 /* Traces are loaded once and kept for the run (freed at exit). */
@@ -1038,8 +1071,10 @@ test_steady_writes(void **state)
 /* Every policy on every trace, shipped config: never above what max = auto allows for the
  * trace's swap devices (policy_device_max: 100 on the disk swap recorded so far), but for
  * the tendency policy sparing the cache on disk swap, which says so and writes 200, and the
- * workingset policy, which does that too and also rises to 200 on file activations. A new
- * trace or policy is covered without a line of its own. */
+ * workingset policy, which does that too and also rises to 200 on file activations, and keeps
+ * such a rise through a poll without reclaim or through a dip of the formula at the top ("stay
+ * at", "hold top": the value of the poll before, which was checked). A new trace or policy is
+ * covered without a line of its own. */
 static void
 test_all_within_auto_max(void **state)
 {
@@ -1073,7 +1108,10 @@ test_all_within_auto_max(void **state)
 					    !(p == POLICY_WORKINGSET && cap == 100 && r.polls[k].value <= 200 &&
 					      (strncmp(r.polls[k].reason, "spare the cache at 200", 22) == 0 ||
 					       strstr(r.polls[k].reason, "; file +") != NULL ||
-					       strstr(r.polls[k].reason, "; bias +") != NULL)))
+					       strstr(r.polls[k].reason, "; bias +") != NULL ||
+					       (k > 0 && r.polls[k - 1].value == r.polls[k].value &&
+						(strncmp(r.polls[k].reason, "stay at ", 8) == 0 ||
+						 strncmp(r.polls[k].reason, "hold top ", 9) == 0)))))
 						fail_msg("%s, shipped, %s, seed %u: %d at poll %zu, above max = auto "
 							 "(%d)",
 							 base ? base + 1 : g.gl_pathv[i],
@@ -1160,6 +1198,61 @@ test_world_bounds(void **state)
 	if (failures)
 		fail_msg("%u of %zu lines of world_bounds[] fail", failures,
 			 sizeof(world_bounds) / sizeof(world_bounds[0]));
+}
+
+static void
+test_world_settles(void **state)
+{
+	(void)state;
+	failures = 0;
+	for (size_t i = 0; i < sizeof(world_settles) / sizeof(world_settles[0]); i++) {
+		const struct world_settle *b = &world_settles[i];
+		struct replay_world w;
+
+		if (world_of(b->workload, &w) < 2)
+			fail_msg("%s: fewer than two traces for a world", b->workload);
+		for (unsigned seed = 0; seed <= N_SEEDS; seed++) {
+			struct replay_config rc;
+			struct replay r;
+			unsigned writes = 0, polls = 0, low = 0;
+			uint64_t t0 = 0;
+			bool in_phase = false;
+			int ph;
+
+			config_of(b->setup, b->policy, &rc);
+			rc.noise_pct = seed ? NOISE_PCT : 0;
+			rc.seed = seed;
+			assert_int_equal(replay_run_world(&w, &rc, &r), 0);
+			ph = (int)phase_or_fail(r.trace, b->workload, b->phase);
+			for (size_t k = 0; k < r.n_polls; k++) {
+				const struct replay_poll *p = &r.polls[k];
+
+				if (p->phase != (unsigned)ph)
+					continue;
+				if (!in_phase) {
+					t0 = p->t_ms;
+					in_phase = true;
+				}
+				if (p->t_ms < t0 + (uint64_t)b->after_s * 1000u)
+					continue;
+				polls++;
+				writes += p->wrote;
+				low += p->value <= b->hi;
+			}
+			if ((polls == 0 || writes > b->max_writes || low * 100u < b->min_low_pct * polls) &&
+			    first_failure())
+				print_error("%s world, %s config, %s, %s after %u s: %u writes (want at most %u), "
+					    "%u of %u polls at or below %d (want %u%%), seed %u: %s\n  why: %s\n",
+					    b->workload, b->setup, policy_name(b->policy), b->phase, b->after_s, writes,
+					    b->max_writes, low, polls, b->hi, b->min_low_pct, seed,
+					    phase_text(&r, (unsigned)ph), b->why);
+			replay_free(&r);
+		}
+		end_line();
+	}
+	if (failures)
+		fail_msg("%u of %zu lines of world_settles[] fail", failures,
+			 sizeof(world_settles) / sizeof(world_settles[0]));
 }
 
 /* --show: what each policy does on each trace, per phase, over the seeds: the polls in the
@@ -1347,6 +1440,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_steady_writes),
 		cmocka_unit_test(test_all_within_auto_max),
 		cmocka_unit_test(test_world_bounds),
+		cmocka_unit_test(test_world_settles),
 	};
 	const struct CMUnitTest load_only[] = {cmocka_unit_test(test_traces_load)};
 	int rc;

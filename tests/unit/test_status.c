@@ -22,6 +22,8 @@ sample_snapshot(void)
 	s.pid = 4242;
 	s.started_s = 1700000000;
 	snprintf(s.policy, sizeof(s.policy), "adaptive");
+	snprintf(s.lru, sizeof(s.lru), "mglru");
+	snprintf(s.kernel, sizeof(s.kernel), "6.12.57+deb13-amd64");
 	s.swappiness = 23;
 	s.original = 60;
 	s.restores = true;
@@ -44,6 +46,7 @@ sample_snapshot(void)
 	s.reloads = 2;
 	s.reload_failures = 1;
 	s.errors = 3;
+	s.journal_dropped = 4;
 	status_add_decision(&s, 1700000100, 60, 40, "up 10: file refaults 840/s, swap-ins 12/s");
 	status_add_decision(&s, 1700000160, 40, 23, "down 10: swap-ins 900/s, file refaults 0/s");
 	return s;
@@ -62,6 +65,8 @@ test_round_trip(void **state)
 	assert_int_equal(status_parse_state(buf, (size_t)n, &p), 0);
 	assert_int_equal(p.pid, 4242);
 	assert_string_equal(p.policy, "adaptive");
+	assert_string_equal(p.lru, "mglru");
+	assert_string_equal(p.kernel, "6.12.57+deb13-amd64");
 	assert_int_equal(p.swappiness, 23);
 	assert_int_equal(p.original, 60);
 	assert_true(p.restores);
@@ -70,6 +75,7 @@ test_round_trip(void **state)
 	assert_int_equal(p.refault_file_pps, 840);
 	assert_int_equal(p.writes, 7);
 	assert_int_equal(p.reload_failures, 1);
+	assert_int_equal(p.journal_dropped, 4);
 	assert_int_equal(p.last_decision_s, 1700000160);
 	assert_int_equal(p.n_history, 2);
 	assert_int_equal(p.history[0].from, 60);
@@ -77,6 +83,21 @@ test_round_trip(void **state)
 	assert_string_equal(p.history[1].reason, "down 10: swap-ins 900/s, file refaults 0/s");
 	/* Too small a buffer is an error, not a truncated file. */
 	assert_int_equal(status_render_state(&s, buf, 64), -ENOBUFS);
+	/* The classic LRU, and a state without the LRU (an older daemon's): it stays unknown. */
+	snprintf(s.lru, sizeof(s.lru), "classic");
+	n = status_render_state(&s, buf, sizeof(buf));
+	assert_true(n > 0);
+	assert_non_null(strstr(buf, "\nlru=classic\nkernel=6.12.57+deb13-amd64\n"));
+	assert_int_equal(status_parse_state(buf, (size_t)n, &p), 0);
+	assert_string_equal(p.lru, "classic");
+	s.lru[0] = s.kernel[0] = '\0';
+	n = status_render_state(&s, buf, sizeof(buf));
+	assert_true(n > 0);
+	assert_null(strstr(buf, "lru="));
+	assert_null(strstr(buf, "kernel="));
+	assert_int_equal(status_parse_state(buf, (size_t)n, &p), 0);
+	assert_string_equal(p.lru, "");
+	assert_string_equal(p.kernel, "");
 }
 
 static void
@@ -121,6 +142,19 @@ test_parse_errors(void **state)
 		{ "version=1\npid=5\nswappiness=10\ndecision=1 2 3 \n", 0 }, /* empty reason is fine */
 		{ "version=1\npid=5\nswappiness=10\npolicy=\n", 0 }, /* what an empty policy renders as */
 		{ "version=1\npid=5\nswappiness=10\npolicy=averyveryverylongname\n", -EINVAL },
+		{ "version=1\npid=5\nswappiness=10\nlru=mglru\nkernel=6.1.0-27-amd64\n", 0 },
+		{ "version=1\npid=5\nswappiness=10\nlru=classic\n", 0 },
+		{ "version=1\npid=5\nswappiness=10\nlru=\n", -EINVAL },
+		{ "version=1\npid=5\nswappiness=10\nlru=MGLRU\n", -EINVAL },
+		{ "version=1\npid=5\nswappiness=10\nlru=mglru2\n", -EINVAL },
+		{ "version=1\npid=5\nswappiness=10\nkernel=\n", -EINVAL },
+		{ "version=1\npid=5\nswappiness=10\nkernel=6.1 0\n", -EINVAL },
+		{ "version=1\npid=5\nswappiness=10\nkernel=6.1\"0\n", -EINVAL },
+		{ "version=1\npid=5\nswappiness=10\nkernel=6.1\\0\n", -EINVAL },
+		{ "version=1\npid=5\nswappiness=10\nkernel="
+		  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n", 0 }, /* 64: uname's most */
+		{ "version=1\npid=5\nswappiness=10\nkernel="
+		  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n", -EINVAL },
 		{ "", -EINVAL },
 	};
 
@@ -147,12 +181,19 @@ test_human(void **state)
 	assert_non_null(strstr(buf, "  inputs:      app 41%, swap free 23%, mapped 10%"));
 	assert_non_null(strstr(buf, "  swappiness:  23 (target 25, limits 0..133)\n"));
 	assert_non_null(strstr(buf, "  on exit:     restores 60\n"));
-	assert_non_null(strstr(buf, "  counts:      writes 7, yields 1, reloads 2 (1 failed), errors 3\n"));
+	assert_non_null(strstr(buf, "  lru:         mglru (Linux 6.12.57+deb13-amd64)\n"));
+	assert_non_null(strstr(buf, "  counts:      writes 7, yields 1, reloads 2 (1 failed), errors 3, log records journald "
+				    "did not take 4\n"));
 	assert_non_null(strstr(buf, "    60 s ago: 40 -> 23, down 10: swap-ins 900/s, file refaults 0/s\n"));
 	assert_non_null(strstr(buf, "    2 min ago: 60 -> 40, up 10"));
 	s.yielded = true;
 	s.n_history = 0;
+	s.kernel[0] = '\0';
 	assert_true(status_render_human(&s, 1700000220, buf, sizeof(buf)) > 0);
+	assert_non_null(strstr(buf, "  lru:         mglru (Linux release unknown)\n"));
+	s.lru[0] = '\0'; /* an older daemon's state: no line */
+	assert_true(status_render_human(&s, 1700000220, buf, sizeof(buf)) > 0);
+	assert_null(strstr(buf, "lru:"));
 	assert_non_null(strstr(buf, "yielded"));
 	assert_non_null(strstr(buf, "decisions:   none yet"));
 }
@@ -170,7 +211,12 @@ test_json_escaping(void **state)
 	assert_non_null(strstr(buf, "{\"running\":true,\"pid\":4242,"));
 	assert_non_null(strstr(buf, "\"reason\":\"quote \\\" backslash \\\\ tab \\u0009 end\""));
 	assert_non_null(strstr(buf, "\"dry_run\":false"));
+	assert_non_null(strstr(buf, ",\"policy\":\"adaptive\",\"lru\":\"mglru\",\"kernel\":\"6.12.57+deb13-amd64\","));
 	assert_int_equal(buf[strlen(buf) - 2], '}');
+	s.lru[0] = s.kernel[0] = '\0';
+	assert_true(status_render_json(&s, buf, sizeof(buf)) > 0);
+	assert_null(strstr(buf, "\"lru\""));
+	assert_null(strstr(buf, "\"kernel\""));
 }
 
 /* A state file anyone could have written: escape sequences, C1 controls, a
@@ -270,8 +316,9 @@ test_metrics(void **state)
 {
 	static const char *const names[] = {
 		"swappiness", "writes_total", "yields_total", "reloads_total", "reload_failures_total", "errors_total",
+		"journal_dropped_total",
 		"last_decision_timestamp_seconds", "app_memory_ratio", "swap_free_ratio", "original_swappiness",
-		"last_poll_timestamp_seconds", "poll_interval_seconds", "build_info",
+		"last_poll_timestamp_seconds", "poll_interval_seconds", "build_info", "lru_info",
 	};
 	struct status_snapshot s = sample_snapshot();
 	char buf[8192], want[128];
@@ -290,6 +337,8 @@ test_metrics(void **state)
 	assert_non_null(strstr(buf, "\nautoswappiness_original_swappiness 60\n"));
 	assert_non_null(strstr(buf, "# TYPE autoswappiness_writes_total counter\nautoswappiness_writes_total 7\n"));
 	assert_non_null(strstr(buf, "autoswappiness_policy_info{policy=\"adaptive\"} 1\n"));
+	assert_non_null(strstr(buf, "# TYPE autoswappiness_lru_info gauge\n"
+				    "autoswappiness_lru_info{lru=\"mglru\",kernel=\"6.12.57+deb13-amd64\"} 1\n"));
 	assert_non_null(strstr(buf, "\nautoswappiness_last_poll_timestamp_seconds 1700000200\n"));
 	assert_non_null(strstr(buf, "\nautoswappiness_poll_interval_seconds 1.500\n"));
 	assert_non_null(strstr(buf, "\nautoswappiness_build_info{version=\"" VERSION "\"} 1\n"));
@@ -324,6 +373,9 @@ test_metrics_omitted(void **state)
 	assert_null(strstr(buf, "original_swappiness"));
 	assert_null(strstr(buf, "_pages_total"));
 	assert_non_null(strstr(buf, "\nautoswappiness_swappiness 23\n"));
+	s.lru[0] = '\0'; /* not known: no LRU to name */
+	assert_true(status_render_metrics(&s, buf, sizeof(buf)) > 0);
+	assert_null(strstr(buf, "lru_info"));
 }
 
 static void
