@@ -34,7 +34,9 @@ int daemon_explain(const struct daemon_options *opt, FILE *out);
 
 /*
  * Runs until SIGTERM or SIGINT, then restores the original value.
- * Returns 0 or a negative errno (after logging why).
+ * Returns 0, -EPERM when the state directory or its lock is not one that only
+ * root controls (a symlink, another user's, writable by others: nothing is
+ * written then), or another negative errno (after logging why).
  */
 int daemon_run(const struct daemon_options *opt, const struct config *cfg);
 

@@ -43,6 +43,7 @@ struct daemon {
 	int sample_err, knob_read_err;
 	unsigned missing_logged;
 	struct notify_status status; /* what systemctl status shows */
+	int state_fd; /* the state directory, open for the daemon's life */
 	int lock_fd; /* held for the daemon's life */
 	int auto_max; /* the last max = auto resolved to */
 	struct wakeup wake; /* the poll timer and the PSI trigger */

@@ -3,6 +3,7 @@
 #ifndef AUTOSWAPPINESS_FILEIO_H
 #define AUTOSWAPPINESS_FILEIO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -19,6 +20,9 @@
  * no temporary file is left.
  */
 int fileio_write_atomic(const char *path, const char *buf, size_t len, mode_t mode);
+
+/* As fileio_write_atomic, for NAME (no slash) in the directory open at dfd. */
+int fileio_write_atomic_at(int dfd, const char *name, const char *buf, size_t len, mode_t mode);
 
 /*
  * Reads at most len - 1 bytes of path into buf and NUL-terminates it. The
@@ -61,5 +65,23 @@ ssize_t fileio_pread_all(int fd, struct fileio_buf *b, size_t max_bytes);
 
 /* Frees b's memory and zeroes it. */
 void fileio_buf_free(struct fileio_buf *b);
+
+/*
+ * Opens a file of the kernel's (/proc, /sys) with flags | O_NONBLOCK |
+ * O_CLOEXEC | O_NOCTTY and checks with fstat that it is a regular file, as
+ * proc and sysfs files are (of size 0): a FIFO or device bound in its place
+ * is never waited on. Returns the fd, -EBADFD when it is not a regular file,
+ * or another negative errno.
+ */
+int fileio_open_kernel(const char *path, int flags);
+
+/*
+ * Whether st is what the daemon (root) may trust in its state directory: with
+ * dir, a directory; otherwise a regular file with one link (a hard link would
+ * let a truncate or write reach another name). Either must belong to root and
+ * not be writable by group or others. Returns 0, or -EPERM with the reason in
+ * why ("a FIFO, not a regular file", "owned by uid 1000, not by root", ...).
+ */
+int fileio_check_private(const struct stat *st, bool dir, char *why, size_t why_len);
 
 #endif

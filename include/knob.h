@@ -2,12 +2,15 @@
 #ifndef AUTOSWAPPINESS_KNOB_H
 #define AUTOSWAPPINESS_KNOB_H
 
+#include <stddef.h>
+
 struct knob {
 	int fd; /* kept open for reading */
 	const char *path;
 };
 
-/* Opens the knob for reading. Returns 0 or a negative errno. */
+/* Opens the knob for reading, without blocking. Returns 0, -EBADFD when it
+ * is not a regular file (a FIFO in its place), or a negative errno. */
 int knob_open(struct knob *k, const char *path);
 
 /* Closes the knob. */
@@ -39,21 +42,34 @@ enum knob_record {
 const char *knob_record_name(enum knob_record rec);
 
 /*
- * knob_record_load returns 0 and sets *ret_value, -ENOENT when there is no
- * record, or another negative errno (-EINVAL when it is not a regular file
- * holding 0..200); knob_record_save writes it atomically and returns 0 or a
- * negative errno; knob_record_remove returns 0 or a negative errno.
+ * Opens the state directory dir (creating it 0755 when absent) once, with
+ * O_DIRECTORY and O_NOFOLLOW, for the functions below. Returns its fd; -EPERM
+ * with the reason in why when it is a symlink, not a directory, not root's, or
+ * writable by group or others; another negative errno on failure.
  */
-int knob_record_load(const char *dir, enum knob_record rec, int *ret_value);
-int knob_record_save(const char *dir, enum knob_record rec, int value);
-int knob_record_remove(const char *dir, enum knob_record rec);
+int knob_state_dir_open(const char *dir, char *why, size_t why_len);
 
 /*
- * Takes dir/lock (flock, held until the process exits) and writes our pid in
- * it, so that a second instance cannot fight the first over the knob.
- * Returns the lock's fd; -EBUSY when another process holds it (*ret_holder
- * then holds its pid, or 0 if unknown); another negative errno on failure.
+ * The records in the state directory open at dfd. knob_record_load returns 0
+ * and sets *ret_value, -ENOENT when there is no record, -EPERM (the reason in
+ * why) when it is not a regular file of root's with one link that only root
+ * may write, -EINVAL when it does not hold exactly what knob_record_save writes
+ * ("N\n", N in 0..200), or another negative errno; it never blocks.
+ * knob_record_save writes it atomically and returns 0 or a negative errno;
+ * knob_record_remove returns 0 or a negative errno.
  */
-int knob_lock(const char *dir, int *ret_holder);
+int knob_record_load(int dfd, enum knob_record rec, int *ret_value, char *why, size_t why_len);
+int knob_record_save(int dfd, enum knob_record rec, int value);
+int knob_record_remove(int dfd, enum knob_record rec);
+
+/*
+ * Takes "lock" in the state directory open at dfd (flock, held until the
+ * process exits) and writes our pid in it, so that a second instance cannot
+ * fight the first over the knob. Returns the lock's fd; -EBUSY when another
+ * process holds it (*ret_holder then holds its pid, or 0 if unknown); -EPERM
+ * (the reason in why) when it is not a regular file of root's with one link
+ * that only root may write; another negative errno on failure.
+ */
+int knob_lock(int dfd, int *ret_holder, char *why, size_t why_len);
 
 #endif

@@ -18,11 +18,13 @@ struct owner {
 };
 
 /* The records found in the state directory (knob_record_load's results):
- * each r is 0 (value holds the record), -ENOENT (none) or another negative
- * errno (unreadable). */
+ * each r is 0 (value holds the record), -ENOENT (none), -EPERM (not a file
+ * only root controls: never trusted, the why says why, for the log) or another
+ * negative errno (unreadable). */
 struct owner_records {
 	int original_r, original;
 	int yielded_r, yielded;
+	char original_why[80], yielded_why[80];
 };
 
 /*

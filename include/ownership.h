@@ -9,7 +9,8 @@
 #include "owner.h"
 
 struct ownership_io {
-	const char *state_dir; /* where the records are */
+	const char *state_dir; /* where the records are, for messages */
+	int state_fd;	       /* state_dir, open (knob_state_dir_open) */
 	struct knob *knob;
 	const char *policy; /* named in the restore's record */
 	/* Makes the memory cgroups that follow the knob go to value. */

@@ -23,6 +23,11 @@ struct psi {
  */
 int parse_long(const char *s, long min, long max, long *ret_value);
 
+/* Parses a record as the daemon writes it, "%d\n": decimal digits without a
+ * sign, blank or leading zero, then one newline or nothing. Returns 0 and sets
+ * *ret_value, -EINVAL for anything else, -ERANGE above max. */
+int parse_record_value(const char *s, int max, int *ret_value);
+
 /*
  * Parses a boolean: yes/no, true/false, on/off, 1/0 (case-insensitive).
  * Returns 0 and sets *ret_value, -EINVAL otherwise.

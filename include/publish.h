@@ -17,16 +17,17 @@ struct publisher {
 /* Starts with nothing written. */
 void publish_init(struct publisher *p);
 
-/* Writes state_dir/state from st when its text changed or the last write
- * failed, and (when metrics_path is not empty) the metrics textfile every
+/* Writes "state" in the state directory (state_dir, open at state_fd) from st
+ * when its text changed or the last write failed, and (when metrics_path is not empty) the metrics textfile every
  * time. Failures are logged once until they change. */
-void publish(struct publisher *p, const char *state_dir, const char *metrics_path, const struct status_snapshot *st);
+void publish(struct publisher *p, const char *state_dir, int state_fd, const char *metrics_path,
+	     const struct status_snapshot *st);
 
 /* The metrics textfile moves away from old_path (a reload): removes it, so
  * that the collector sees no stale file, and forgets its last failure. */
 void publish_metrics_moved(struct publisher *p, const char *old_path);
 
 /* On a clean exit: no state for `status`, no stale metrics for the collector. */
-void publish_remove(const char *state_dir, const char *metrics_path);
+void publish_remove(const char *state_dir, int state_fd, const char *metrics_path);
 
 #endif

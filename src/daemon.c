@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "config_file.h"
+#include "fileio.h"
 #include "journal.h"
 #include "kpath.h"
 #include "lru_watch.h"
@@ -182,7 +183,7 @@ start(struct daemon *d, const struct daemon_options *opt, const struct config *c
 	d->opt = *opt;
 	d->knob.fd = -1;
 	d->io = (struct ownership_io){
-		.state_dir = opt->state_dir, .knob = &d->knob, .follow = follow_cb, .userdata = d
+		.state_dir = opt->state_dir, .state_fd = -1, .knob = &d->knob, .follow = follow_cb, .userdata = d
 	};
 	wakeup_init(&d->wake, &d->cfg, daemon_poll, d);
 	apply_config(d, cfg);
@@ -190,14 +191,14 @@ start(struct daemon *d, const struct daemon_options *opt, const struct config *c
 	writer_warn_limits(&d->cfg, d->kernel_max);
 	r = sampler_new(&d->sampler);
 	if (r < 0) {
-		journal_log(LOG_ERR, MSGID_ERROR, "failed to read '%s': %s", KPATH_MEMINFO, strerror(-r));
+		journal_log(LOG_ERR, MSGID_ERROR, "failed to read '%s': %s", KPATH_MEMINFO, fileio_strerror(r));
 		return r;
 	}
 	r = knob_open(&d->knob, KPATH_SWAPPINESS);
 	if (r >= 0)
 		r = knob_read(&d->knob, ret_knob);
 	if (r < 0) {
-		journal_log(LOG_ERR, MSGID_ERROR, "failed to read '%s': %s", KPATH_SWAPPINESS, strerror(-r));
+		journal_log(LOG_ERR, MSGID_ERROR, "failed to read '%s': %s", KPATH_SWAPPINESS, fileio_strerror(r));
 		return r;
 	}
 	return 0;
@@ -217,14 +218,55 @@ finish(struct daemon *d)
 	sd_event_unref(d->event);
 	if (d->lock_fd >= 0)
 		close(d->lock_fd);
+	if (d->state_fd >= 0)
+		close(d->state_fd);
+}
+
+/* Opens the state directory and takes its lock. Returns 0, -EPERM when the
+ * directory or the lock is not what only root controls, or another negative
+ * errno (logged). */
+static int
+take_state_dir(struct daemon *d)
+{
+	const char *dir = d->opt.state_dir;
+	char why[96];
+	int r, holder;
+
+	r = knob_state_dir_open(dir, why, sizeof(why));
+	if (r == -EPERM) {
+		journal_log(LOG_ERR, MSGID_ERROR,
+			    "refusing to start: the state directory '%s' is %s; it must be a directory of root's "
+			    "that only root may write",
+			    dir, why);
+		return r;
+	}
+	if (r < 0) {
+		journal_log(LOG_ERR, MSGID_ERROR, "failed to open '%s': %s", dir, strerror(-r));
+		return r;
+	}
+	d->state_fd = d->io.state_fd = r;
+	r = knob_lock(d->state_fd, &holder, why, sizeof(why));
+	if (r == -EBUSY)
+		journal_log(LOG_ERR, MSGID_ERROR, "another instance (pid %d) holds '%s/lock'; not starting", holder,
+			    dir);
+	else if (r == -EPERM)
+		journal_log(LOG_ERR, MSGID_ERROR,
+			    "refusing to start: '%s/lock' is %s; it must be a regular file of root's with one link",
+			    dir, why);
+	else if (r < 0)
+		journal_log(LOG_ERR, MSGID_ERROR, "failed to lock '%s/lock': %s", dir, strerror(-r));
+	if (r < 0)
+		return r;
+	d->lock_fd = r;
+	return 0;
 }
 
 int
 daemon_run(const struct daemon_options *opt, const struct config *cfg)
 {
-	struct daemon d = { .lock_fd = -1, .wake.psi_fd = -1, .lru.fd = -1 };
+	struct daemon d = { .state_fd = -1, .lock_fd = -1, .wake.psi_fd = -1, .lru.fd = -1 };
 	char desc[160];
-	int r, holder, knob_value;
+	int r, knob_value;
 
 	r = ignore_sigpipe();
 	if (r < 0) {
@@ -234,16 +276,9 @@ daemon_run(const struct daemon_options *opt, const struct config *cfg)
 	r = start(&d, opt, cfg, &knob_value);
 	if (r < 0)
 		goto out;
-	r = knob_lock(d.opt.state_dir, &holder);
-	if (r < 0) {
-		if (r == -EBUSY)
-			journal_log(LOG_ERR, MSGID_ERROR, "another instance (pid %d) holds '%s/lock'; not starting",
-				    holder, d.opt.state_dir);
-		else
-			journal_log(LOG_ERR, MSGID_ERROR, "failed to lock '%s/lock': %s", d.opt.state_dir, strerror(-r));
+	r = take_state_dir(&d);
+	if (r < 0)
 		goto out;
-	}
-	d.lock_fd = r;
 	lock_memory();
 	/* Records left by an instance that did not exit cleanly win over what
 	 * the knob holds now. */
@@ -280,7 +315,7 @@ daemon_run(const struct daemon_options *opt, const struct config *cfg)
 	if (r < 0)
 		journal_log(LOG_ERR, MSGID_ERROR, "event loop failed: %s", strerror(-r));
 	ownership_exit(&d.io, &d.own);
-	publish_remove(d.opt.state_dir, d.cfg.metrics_textfile);
+	publish_remove(d.opt.state_dir, d.state_fd, d.cfg.metrics_textfile);
 	journal_log(LOG_INFO, MSGID_STOP, "stopped");
 out:
 	finish(&d);

@@ -38,7 +38,7 @@ daemon_publish(struct daemon *d)
 	d->st.restores = owner_restores(&d->own);
 	d->st.poll_interval_ms = wakeup_interval_ms(&d->wake);
 	d->st.journal_dropped = journal_not_taken();
-	publish(&d->pub, d->opt.state_dir, d->cfg.metrics_textfile, &d->st);
+	publish(&d->pub, d->opt.state_dir, d->state_fd, d->cfg.metrics_textfile, &d->st);
 }
 
 /* The configured max, or with max = auto the top of the range that suits the

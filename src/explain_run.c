@@ -12,6 +12,7 @@
 #include "config_file.h"
 #include "decide.h"
 #include "explain.h"
+#include "fileio.h"
 #include "journal.h"
 #include "knob.h"
 #include "kpath.h"
@@ -86,10 +87,17 @@ read_inputs(int *ret_knob, struct sample *prev, struct sample *cur)
 		what = KPATH_MEMINFO;
 		r = sampler_read(sampler, cur);
 	}
+	/* The optional sources it could not read, on stderr: which file and
+	 * what is decided without it. */
+	if (r >= 0) {
+		unsigned logged = 0;
+
+		sampler_log_missing(sampler, &logged);
+	}
 	sampler_free(sampler);
 	if (r < 0)
 		journal_log(LOG_ERR, MSGID_ERROR, "failed to read '%s': %s", what,
-			    r == -ENODATA ? "no MemTotal" : strerror(-r));
+			    r == -ENODATA ? "no MemTotal" : fileio_strerror(r));
 	return r;
 }
 

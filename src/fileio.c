@@ -84,12 +84,46 @@ create_temp(int dfd, const char *base, char *tmp, size_t tmp_len)
 }
 
 int
+fileio_write_atomic_at(int dfd, const char *name, const char *buf, size_t len, mode_t mode)
+{
+	char tmp[NAME_MAX + 1];
+	struct stat st;
+	int fd, r;
+
+	if (name[0] == '\0' || strchr(name, '/') || strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+		return -EISDIR;
+	fd = create_temp(dfd, name, tmp, sizeof(tmp));
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, &st) < 0)
+		r = -errno;
+	else if (!S_ISREG(st.st_mode))
+		r = -EBADFD;
+	/* The mode as asked, whatever the umask (the unit's is 0077): node_exporter
+	 * and `autoswappiness status` run as other users. */
+	else if (fchmod(fd, mode) < 0)
+		r = -errno;
+	else
+		r = write_all(fd, buf, len);
+	/* No fsync: these files live in /run or are rewritten at the next poll;
+	 * rename alone gives readers all or nothing. */
+	if (close(fd) < 0 && r == 0)
+		r = -errno;
+	/* rename replaces whatever is at name (a symlink is replaced, not
+	 * followed) and fails on a directory. */
+	if (r == 0 && renameat(dfd, tmp, dfd, name) < 0)
+		r = -errno;
+	if (r < 0)
+		unlinkat(dfd, tmp, 0);
+	return r;
+}
+
+int
 fileio_write_atomic(const char *path, const char *buf, size_t len, mode_t mode)
 {
-	char dir[PATH_MAX], tmp[NAME_MAX + 1];
+	char dir[PATH_MAX];
 	const char *slash = strrchr(path, '/'), *base;
-	struct stat st;
-	int dfd, fd, r;
+	int dfd, r;
 
 	if (!slash) {
 		strcpy(dir, ".");
@@ -112,31 +146,7 @@ fileio_write_atomic(const char *path, const char *buf, size_t len, mode_t mode)
 	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (dfd < 0)
 		return -errno;
-	fd = create_temp(dfd, base, tmp, sizeof(tmp));
-	if (fd < 0) {
-		close(dfd);
-		return fd;
-	}
-	if (fstat(fd, &st) < 0)
-		r = -errno;
-	else if (!S_ISREG(st.st_mode))
-		r = -EBADFD;
-	/* The mode as asked, whatever the umask (the unit's is 0077): node_exporter
-	 * and `autoswappiness status` run as other users. */
-	else if (fchmod(fd, mode) < 0)
-		r = -errno;
-	else
-		r = write_all(fd, buf, len);
-	/* No fsync: these files live in /run or are rewritten at the next poll;
-	 * rename alone gives readers all or nothing. */
-	if (close(fd) < 0 && r == 0)
-		r = -errno;
-	/* rename replaces whatever is at base (a symlink is replaced, not
-	 * followed) and fails on a directory. */
-	if (r == 0 && renameat(dfd, tmp, dfd, base) < 0)
-		r = -errno;
-	if (r < 0)
-		unlinkat(dfd, tmp, 0);
+	r = fileio_write_atomic_at(dfd, base, buf, len, mode);
 	close(dfd);
 	return r;
 }
@@ -287,4 +297,55 @@ fileio_buf_free(struct fileio_buf *b)
 	free(b->data);
 	b->data = NULL;
 	b->size = 0;
+}
+
+int
+fileio_open_kernel(const char *path, int flags)
+{
+	struct stat st;
+	int fd, r;
+
+	fd = open(path, flags | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0)
+		r = -errno;
+	else
+		r = S_ISREG(st.st_mode) ? 0 : -EBADFD;
+	if (r < 0) {
+		close(fd);
+		return r;
+	}
+	return fd;
+}
+
+static const char *
+file_kind(mode_t mode)
+{
+	return S_ISDIR(mode)	? "a directory"
+	       : S_ISREG(mode)	? "a regular file"
+	       : S_ISLNK(mode)	? "a symbolic link"
+	       : S_ISFIFO(mode) ? "a FIFO"
+	       : S_ISCHR(mode)	? "a character device"
+	       : S_ISBLK(mode)	? "a block device"
+	       : S_ISSOCK(mode) ? "a socket"
+				: "of an unknown type";
+}
+
+int
+fileio_check_private(const struct stat *st, bool dir, char *why, size_t why_len)
+{
+	unsigned mode = (unsigned)st->st_mode & 07777;
+
+	if (dir ? !S_ISDIR(st->st_mode) : !S_ISREG(st->st_mode))
+		snprintf(why, why_len, "%s, not %s", file_kind(st->st_mode), dir ? "a directory" : "a regular file");
+	else if (st->st_uid != 0)
+		snprintf(why, why_len, "owned by uid %u, not by root", (unsigned)st->st_uid);
+	else if (st->st_mode & (S_IWGRP | S_IWOTH))
+		snprintf(why, why_len, "mode %04o lets group or others write it", mode);
+	else if (!dir && st->st_nlink != 1)
+		snprintf(why, why_len, "%ju hard links to it", (uintmax_t)st->st_nlink);
+	else
+		return 0;
+	return -EPERM;
 }

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/file.h>
@@ -18,10 +19,10 @@ int
 knob_open(struct knob *k, const char *path)
 {
 	k->path = path;
-	k->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (k->fd < 0)
-		return -errno;
-	return 0;
+	/* Non-blocking and a regular file only: a FIFO bound over the knob
+	 * would otherwise hold the start in open(2), deaf to SIGTERM. */
+	k->fd = fileio_open_kernel(path, O_RDONLY);
+	return k->fd < 0 ? k->fd : 0;
 }
 
 void
@@ -68,9 +69,9 @@ knob_write(struct knob *k, int value, int *ret_readback)
 	*ret_readback = -1;
 	len = snprintf(buf, sizeof(buf), "%d\n", value);
 	/* O_TRUNC matters only for the regular files tests stand in its place. */
-	fd = open(k->path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	fd = fileio_open_kernel(k->path, O_WRONLY | O_TRUNC);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	n = write(fd, buf, (size_t)len);
 	r = n < 0 ? -errno : n != len ? -EIO : 0;
 	if (close(fd) < 0 && r == 0)
@@ -102,90 +103,131 @@ knob_record_name(enum knob_record rec)
 	return rec == KNOB_RECORD_YIELDED ? "yielded" : "original";
 }
 
-static void
-record_path(char *buf, size_t len, const char *dir, const char *name)
+int
+knob_state_dir_open(const char *dir, char *why, size_t why_len)
 {
-	snprintf(buf, len, "%s/%s", dir, name);
+	struct stat st;
+	bool created = true;
+	int fd, r;
+
+	why[0] = '\0';
+	if (mkdir(dir, 0755) < 0) {
+		if (errno != EEXIST)
+			return -errno;
+		created = false;
+	}
+	/* Once, without following a link: from here on every record is reached
+	 * through this descriptor, whatever happens to the path. */
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		r = -errno;
+		/* What is there, for the message (a link, a file...). */
+		if ((r == -ELOOP || r == -ENOTDIR) && lstat(dir, &st) == 0 &&
+		    fileio_check_private(&st, true, why, why_len) < 0)
+			return -EPERM;
+		return r;
+	}
+	/* 0755 whatever the umask when we made it: users run `status`, which
+	 * reads the state file there, and under a umask of 077 (`make run` from
+	 * a strict shell) mkdir alone made it 0700. One that exists is left as
+	 * it is, and checked. */
+	if (created && fchmod(fd, 0755) < 0)
+		r = -errno;
+	else if (fstat(fd, &st) < 0)
+		r = -errno;
+	else
+		r = fileio_check_private(&st, true, why, why_len);
+	if (r < 0) {
+		close(fd);
+		return r;
+	}
+	return fd;
+}
+
+/* Opens name in the state directory with flags (O_NOFOLLOW, O_NONBLOCK: a
+ * link or FIFO is never followed or waited on) and checks that only root
+ * controls it. Returns the fd, -EPERM with the reason in why, or a negative
+ * errno. */
+static int
+open_record(int dfd, const char *name, int flags, char *why, size_t why_len)
+{
+	struct stat st;
+	int fd, r;
+
+	why[0] = '\0';
+	fd = openat(dfd, name, flags | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		r = -errno;
+		if (r == -ELOOP && fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    fileio_check_private(&st, false, why, why_len) < 0)
+			return -EPERM;
+		return r;
+	}
+	if (fstat(fd, &st) < 0)
+		r = -errno;
+	else
+		r = fileio_check_private(&st, false, why, why_len);
+	if (r < 0) {
+		close(fd);
+		return r;
+	}
+	return fd;
 }
 
 int
-knob_record_load(const char *dir, enum knob_record rec, int *ret_value)
+knob_record_load(int dfd, enum knob_record rec, int *ret_value, char *why, size_t why_len)
 {
-	char path[PATH_MAX], buf[32];
+	char buf[32];
 	ssize_t n;
-	long v;
+	int fd, v;
 
-	record_path(path, sizeof(path), dir, knob_record_name(rec));
-	/* Whole, and only if it is a regular file: never a FIFO someone left. */
-	n = fileio_read(path, buf, sizeof(buf));
+	fd = open_record(dfd, knob_record_name(rec), O_RDONLY, why, why_len);
+	if (fd < 0)
+		return fd;
+	n = read(fd, buf, sizeof(buf) - 1);
+	if (n < 0)
+		n = -errno;
+	close(fd);
 	if (n < 0)
 		return (int)n;
-	if (parse_long(buf, 0, CONFIG_SWAPPINESS_MAX, &v) < 0)
+	buf[n] = '\0';
+	/* Only what knob_record_save writes: "N\n", N in 0..200 without a sign,
+	 * blank or leading zero. */
+	if (parse_record_value(buf, CONFIG_SWAPPINESS_MAX, &v) < 0)
 		return -EINVAL;
-	*ret_value = (int)v;
+	*ret_value = v;
 	return 0;
 }
 
-/* Creates the state directory 0755 whatever the umask: users run `status`,
- * which reads the state file there, and under a umask of 077 (`make run` from
- * a strict shell) mkdir alone made it 0700. One that exists is left as it is.
- * Returns 0 or a negative errno. */
-static int
-make_state_dir(const char *dir)
-{
-	int fd, r = 0;
-
-	if (mkdir(dir, 0755) < 0)
-		return errno == EEXIST ? 0 : -errno;
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (fchmod(fd, 0755) < 0)
-		r = -errno;
-	close(fd);
-	return r;
-}
-
 int
-knob_record_save(const char *dir, enum knob_record rec, int value)
+knob_record_save(int dfd, enum knob_record rec, int value)
 {
-	char path[PATH_MAX], buf[16];
-	int len, r;
+	char buf[16];
+	int len;
 
-	r = make_state_dir(dir);
-	if (r < 0)
-		return r;
-	record_path(path, sizeof(path), dir, knob_record_name(rec));
 	len = snprintf(buf, sizeof(buf), "%d\n", value);
-	return fileio_write_atomic(path, buf, (size_t)len, 0600);
+	return fileio_write_atomic_at(dfd, knob_record_name(rec), buf, (size_t)len, 0600);
 }
 
 int
-knob_record_remove(const char *dir, enum knob_record rec)
+knob_record_remove(int dfd, enum knob_record rec)
 {
-	char path[PATH_MAX];
-
-	record_path(path, sizeof(path), dir, knob_record_name(rec));
-	if (unlink(path) < 0 && errno != ENOENT)
+	if (unlinkat(dfd, knob_record_name(rec), 0) < 0 && errno != ENOENT)
 		return -errno;
 	return 0;
 }
 
 int
-knob_lock(const char *dir, int *ret_holder)
+knob_lock(int dfd, int *ret_holder, char *why, size_t why_len)
 {
-	char path[PATH_MAX], buf[24];
+	char buf[24];
 	long pid;
 	int fd, len, r;
 
 	*ret_holder = 0;
-	r = make_state_dir(dir);
-	if (r < 0)
-		return r;
-	record_path(path, sizeof(path), dir, "lock");
-	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
+	fd = open_record(dfd, "lock", O_RDWR | O_CREAT, why, why_len);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	/* 0600 also for a file an older version left 0644: anyone who can open
 	 * it can flock() it and keep the daemon from starting. */
 	if (fchmod(fd, 0600) < 0) {

@@ -26,6 +26,8 @@
 /* sysexits.h */
 #define EXIT_USAGE 64
 #define EXIT_CONFIG 78
+/* The state directory (or its lock) is not one only root controls. */
+#define EXIT_CANTCREAT 73
 /* LSB's "program is not running", as systemctl status uses it. */
 #define EXIT_NOT_RUNNING 3
 
@@ -56,7 +58,7 @@ help(void)
 	       "      --json          the same as one JSON object\n"
 	       "\n"
 	       "Exit status: 0 success, 1 failure, 3 (status) not running, 64 usage error,\n"
-	       "78 configuration error.\n"
+	       "73 state directory refused, 78 configuration error.\n"
 	       "See autoswappiness(8) and autoswappiness.conf(5).\n");
 }
 
@@ -278,8 +280,10 @@ run(const struct args *a)
 	r = load_config(a, &cfg);
 	if (r != ARGS_RUN)
 		return r;
-	r = a->once ? daemon_once(&a->opt, &cfg, stdout) : daemon_run(&a->opt, &cfg);
-	return r < 0 ? EXIT_FAILURE : 0;
+	if (a->once)
+		return daemon_once(&a->opt, &cfg, stdout) < 0 ? EXIT_FAILURE : 0;
+	r = daemon_run(&a->opt, &cfg);
+	return r == -EPERM ? EXIT_CANTCREAT : r < 0 ? EXIT_FAILURE : 0;
 }
 
 int

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "decide.h"
+#include "fileio.h"
 #include "journal.h"
 #include "knob.h"
 #include "kpath.h"
@@ -24,14 +25,14 @@ read_inputs(struct sampler **sampler, struct knob *knob, int *ret_knob, struct s
 
 	r = sampler_new(sampler);
 	if (r < 0) {
-		journal_log(LOG_ERR, MSGID_ERROR, "failed to read '%s': %s", KPATH_MEMINFO, strerror(-r));
+		journal_log(LOG_ERR, MSGID_ERROR, "failed to read '%s': %s", KPATH_MEMINFO, fileio_strerror(r));
 		return r;
 	}
 	r = knob_open(knob, KPATH_SWAPPINESS);
 	if (r >= 0)
 		r = knob_read(knob, ret_knob);
 	if (r < 0) {
-		journal_log(LOG_ERR, MSGID_ERROR, "failed to read '%s': %s", KPATH_SWAPPINESS, strerror(-r));
+		journal_log(LOG_ERR, MSGID_ERROR, "failed to read '%s': %s", KPATH_SWAPPINESS, fileio_strerror(r));
 		return r;
 	}
 	r = sampler_read(*sampler, ret);
@@ -67,7 +68,7 @@ decide_and_write(const struct config *cfg, struct knob *knob, const struct sampl
 		return 0;
 	r = knob_write(knob, dn->dec.value, &readback);
 	if (r < 0) {
-		journal_log(LOG_ERR, MSGID_ERROR, "failed to write '%s': %s", KPATH_SWAPPINESS, strerror(-r));
+		journal_log(LOG_ERR, MSGID_ERROR, "failed to write '%s': %s", KPATH_SWAPPINESS, fileio_strerror(r));
 		return r;
 	}
 	*written = true;

@@ -23,7 +23,11 @@ claim(struct owner *o, int knob_value, const struct owner_records *rec)
 	}
 	if (rec->yielded_r == -ENOENT)
 		return todo;
-	/* A record that cannot be read still says that someone else is in charge. */
+	/* One that only root could have made and cannot be read still says that
+	 * someone else is in charge; one that others could have made (a FIFO, a
+	 * file of another user's) says nothing, and goes. */
+	if (rec->yielded_r == -EPERM)
+		return todo | OWNER_REMOVE_YIELDED;
 	if (rec->yielded_r == 0)
 		o->cg_value = rec->yielded;
 	o->yielded = true;

@@ -12,7 +12,7 @@ remove_record(const struct ownership_io *io, enum knob_record rec)
 {
 	int r;
 
-	r = knob_record_remove(io->state_dir, rec);
+	r = knob_record_remove(io->state_fd, rec);
 	if (r < 0)
 		journal_log(LOG_WARNING, MSGID_ERROR, "failed to remove '%s/%s': %s", io->state_dir,
 			    knob_record_name(rec), strerror(-r));
@@ -23,7 +23,7 @@ save_record(const struct ownership_io *io, enum knob_record rec, int value, cons
 {
 	int r;
 
-	r = knob_record_save(io->state_dir, rec, value);
+	r = knob_record_save(io->state_fd, rec, value);
 	if (r < 0)
 		journal_log(LOG_WARNING, MSGID_ERROR, "failed to record the %s in '%s/%s': %s; %s",
 			    rec == KNOB_RECORD_YIELDED ? "yield" : "original value", io->state_dir,
@@ -34,8 +34,21 @@ save_record(const struct ownership_io *io, enum knob_record rec, int value, cons
 static void
 load_records(const struct ownership_io *io, struct owner_records *rec)
 {
-	rec->original_r = knob_record_load(io->state_dir, KNOB_RECORD_ORIGINAL, &rec->original);
-	rec->yielded_r = knob_record_load(io->state_dir, KNOB_RECORD_YIELDED, &rec->yielded);
+	rec->original_r = knob_record_load(io->state_fd, KNOB_RECORD_ORIGINAL, &rec->original, rec->original_why,
+					   sizeof(rec->original_why));
+	rec->yielded_r = knob_record_load(io->state_fd, KNOB_RECORD_YIELDED, &rec->yielded, rec->yielded_why,
+					  sizeof(rec->yielded_why));
+}
+
+/* Why a record was not used, for the log. */
+static const char *
+record_error(int r, const char *why)
+{
+	if (r == -EPERM && why[0])
+		return why;
+	if (r == -EINVAL)
+		return "does not hold a value 0..200 as the daemon writes it";
+	return fileio_strerror(r);
 }
 
 /* Writes the original value back on exit. Returns false when that failed. */
@@ -82,15 +95,16 @@ perform(const struct ownership_io *io, const struct owner *o, unsigned todo, int
 
 /* Says which "original" record a transition found (before it is acted on). */
 static void
-log_original_record(const struct ownership_io *io, unsigned todo, const struct owner_records *rec)
+log_original_record(const struct ownership_io *io, const struct owner *o, unsigned todo,
+		    const struct owner_records *rec)
 {
 	if (todo & OWNER_NOTE_FOUND_ORIGINAL)
 		journal_log(LOG_NOTICE, NULL,
 			    "found '%s/original' = %d from an instance that did not exit cleanly; will restore that",
 			    io->state_dir, rec->original);
 	else if ((todo & OWNER_NOTE_CLAIMED) && rec->original_r != -ENOENT)
-		journal_log(LOG_WARNING, MSGID_ERROR, "ignoring '%s/original': %s", io->state_dir,
-			    fileio_strerror(rec->original_r));
+		journal_log(LOG_WARNING, MSGID_ERROR, "ignoring '%s/original': %s; recording %d as the original",
+			    io->state_dir, record_error(rec->original_r, rec->original_why), o->original);
 	if (todo & OWNER_NOTE_DRY_RUN_RECORD)
 		journal_log(LOG_NOTICE, NULL,
 			    "found '%s/original' = %d from an instance that did not exit cleanly; a dry run leaves "
@@ -102,11 +116,14 @@ log_original_record(const struct ownership_io *io, unsigned todo, const struct o
 static void
 log_yielded_record(const struct ownership_io *io, unsigned todo, const struct owner_records *rec, int knob_value)
 {
+	if ((todo & OWNER_NOTE_CLAIMED) && rec->yielded_r == -EPERM)
+		journal_log(LOG_WARNING, MSGID_ERROR, "ignoring '%s/yielded': %s; regulating, and removing it",
+			    io->state_dir, record_error(rec->yielded_r, rec->yielded_why));
 	if (!(todo & OWNER_NOTE_FOUND_YIELDED))
 		return;
 	if (rec->yielded_r < 0)
 		journal_log(LOG_WARNING, MSGID_ERROR, "cannot read '%s/yielded': %s; yielding all the same",
-			    io->state_dir, fileio_strerror(rec->yielded_r));
+			    io->state_dir, record_error(rec->yielded_r, rec->yielded_why));
 	journal_log(LOG_NOTICE, NULL,
 		    "found '%s/yielded' from an instance that did not exit cleanly: someone else set %s; leaving it "
 		    "at %d until reload",
@@ -118,7 +135,7 @@ static void
 perform_with_records(const struct ownership_io *io, const struct owner *o, unsigned todo,
 		     const struct owner_records *rec, int knob_value)
 {
-	log_original_record(io, todo, rec);
+	log_original_record(io, o, todo, rec);
 	perform(io, o, todo, knob_value);
 	log_yielded_record(io, todo, rec, knob_value);
 }

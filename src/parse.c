@@ -41,6 +41,30 @@ parse_long(const char *s, long min, long max, long *ret_value)
 }
 
 int
+parse_record_value(const char *s, int max, int *ret_value)
+{
+	long v = 0;
+	size_t n = 0;
+
+	while (isdigit((unsigned char)s[n])) {
+		if (n == 9)
+			return -ERANGE;
+		v = v * 10 + (s[n] - '0');
+		n++;
+	}
+	if (n == 0 || (s[0] == '0' && n > 1))
+		return -EINVAL;
+	if (s[n] == '\n')
+		n++;
+	if (s[n] != '\0')
+		return -EINVAL;
+	if (v > max)
+		return -ERANGE;
+	*ret_value = (int)v;
+	return 0;
+}
+
+int
 parse_bool(const char *s, bool *ret_value)
 {
 	static const char *const yes[] = { "yes", "true", "on", "1" };

@@ -1,6 +1,7 @@
 #include "publish.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -16,10 +17,12 @@ publish_init(struct publisher *p)
 	p->state_err = p->metrics_err = 0;
 }
 
-/* Writes buf to path; with last (the previous write), only if it differs.
- * Logs a failure once until it changes. */
+/* Writes buf to name in the directory open at dfd, or to path when dfd is
+ * AT_FDCWD (path names it in messages either way); with last (the previous
+ * write), only if it differs. Logs a failure once until it changes. */
 static void
-publish_file(const char *path, const char *buf, int len, char *last, int *last_len, int *err)
+publish_file(int dfd, const char *name, const char *path, const char *buf, int len, char *last, int *last_len,
+	     int *err)
 {
 	int r;
 
@@ -30,7 +33,10 @@ publish_file(const char *path, const char *buf, int len, char *last, int *last_l
 	}
 	if (last && len == *last_len && memcmp(buf, last, (size_t)len) == 0 && *err == 0)
 		return;
-	r = fileio_write_atomic(path, buf, (size_t)len, 0644);
+	if (dfd == AT_FDCWD)
+		r = fileio_write_atomic(path, buf, (size_t)len, 0644);
+	else
+		r = fileio_write_atomic_at(dfd, name, buf, (size_t)len, 0644);
 	if (r < 0) {
 		journal_log_once(err, r, LOG_ERR, MSGID_ERROR, "failed to write '%s': %s", path, strerror(-r));
 		return;
@@ -43,25 +49,27 @@ publish_file(const char *path, const char *buf, int len, char *last, int *last_l
 }
 
 void
-publish(struct publisher *p, const char *state_dir, const char *metrics_path, const struct status_snapshot *st)
+publish(struct publisher *p, const char *state_dir, int state_fd, const char *metrics_path,
+	const struct status_snapshot *st)
 {
 	char path[PATH_MAX];
 
 	snprintf(path, sizeof(path), "%s/state", state_dir);
-	publish_file(path, p->state_buf, status_render_state(st, p->state_buf, sizeof(p->state_buf)),
-		     p->state_last, &p->state_len, &p->state_err);
+	publish_file(state_fd, "state", path, p->state_buf,
+		     status_render_state(st, p->state_buf, sizeof(p->state_buf)), p->state_last, &p->state_len,
+		     &p->state_err);
 	/* The textfile every time: a collector tells a live daemon from a file
 	 * left by a killed one by its last_poll_timestamp_seconds. */
 	if (metrics_path[0])
-		publish_file(metrics_path, p->metrics_buf,
+		publish_file(AT_FDCWD, NULL, metrics_path, p->metrics_buf,
 			     status_render_metrics(st, p->metrics_buf, sizeof(p->metrics_buf)), NULL, NULL,
 			     &p->metrics_err);
 }
 
 static void
-remove_file(const char *path)
+remove_file(int dfd, const char *name, const char *path)
 {
-	if (unlink(path) < 0 && errno != ENOENT)
+	if (unlinkat(dfd, name, 0) < 0 && errno != ENOENT)
 		journal_log(LOG_WARNING, MSGID_ERROR, "failed to remove '%s': %s", path, strerror(errno));
 }
 
@@ -69,17 +77,17 @@ void
 publish_metrics_moved(struct publisher *p, const char *old_path)
 {
 	if (old_path[0])
-		remove_file(old_path);
+		remove_file(AT_FDCWD, old_path, old_path);
 	p->metrics_err = 0;
 }
 
 void
-publish_remove(const char *state_dir, const char *metrics_path)
+publish_remove(const char *state_dir, int state_fd, const char *metrics_path)
 {
 	char path[PATH_MAX];
 
 	snprintf(path, sizeof(path), "%s/state", state_dir);
-	remove_file(path);
+	remove_file(state_fd, "state", path);
 	if (metrics_path[0])
-		remove_file(metrics_path);
+		remove_file(AT_FDCWD, metrics_path, metrics_path);
 }

@@ -53,6 +53,34 @@ struct sampler {
 	struct fileio_buf swaps_buf;
 };
 
+/* Opens an optional source of the sampler's; *err gets the errno when it
+ * cannot be used. A file that is there but is no regular file (a FIFO bound
+ * in its place) is never waited on. */
+static int
+open_source(const char *path, int *err)
+{
+	int fd = fileio_open_kernel(path, O_RDONLY);
+
+	if (fd < 0)
+		*err = -fd;
+	return fd;
+}
+
+/* libproc2 opens /proc/meminfo and /proc/vmstat itself, blocking and once for
+ * the handle's life (procps 4.0: open(O_RDONLY), then lseek and read at each
+ * select): a look first, so that it never opens what would block. Returns 0 or
+ * a negative errno (-EBADFD: not a regular file). */
+static int
+check_libproc2_path(const char *path)
+{
+	int fd = fileio_open_kernel(path, O_RDONLY);
+
+	if (fd < 0)
+		return fd;
+	close(fd);
+	return 0;
+}
+
 int
 sampler_new(struct sampler **ret)
 {
@@ -62,32 +90,30 @@ sampler_new(struct sampler **ret)
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
-	s->vmstat_fd = -1;
-	s->psi_fd = -1;
-	s->swaps_fd = -1;
-	s->zswap_fd = -1;
-	r = procps_meminfo_new(&s->meminfo);
+	r = check_libproc2_path(KPATH_MEMINFO);
+	if (r == 0)
+		r = procps_meminfo_new(&s->meminfo);
 	if (r < 0) {
 		free(s);
 		return r;
 	}
 	/* Optional sources: their absence is reported by sampler_missing(). */
-	r = procps_vmstat_new(&s->vmstat);
+	r = check_libproc2_path(KPATH_VMSTAT);
+	if (r == 0)
+		r = procps_vmstat_new(&s->vmstat);
 	if (r < 0) {
 		s->vmstat = NULL;
 		s->err.vmstat = -r;
 	}
-	s->vmstat_fd = open(KPATH_VMSTAT, O_RDONLY | O_CLOEXEC);
-	if (s->vmstat_fd < 0)
-		s->err.refaults = errno;
-	s->psi_fd = open(KPATH_PSI_MEMORY, O_RDONLY | O_CLOEXEC);
-	if (s->psi_fd < 0)
-		s->err.psi = errno;
-	s->swaps_fd = open(KPATH_SWAPS, O_RDONLY | O_CLOEXEC);
-	if (s->swaps_fd < 0)
-		s->err.swaps = errno;
-	/* Absent when zswap is not built in: then it is simply off. */
-	s->zswap_fd = open(KPATH_ZSWAP_ENABLED, O_RDONLY | O_CLOEXEC);
+	s->vmstat_fd = open_source(KPATH_VMSTAT, &s->err.refaults);
+	s->psi_fd = open_source(KPATH_PSI_MEMORY, &s->err.psi);
+	s->swaps_fd = open_source(KPATH_SWAPS, &s->err.swaps);
+	/* Absent when zswap is not built in: then it is simply off; anything but
+	 * a regular file there is said once, and counts as off too. */
+	s->zswap_fd = open_source(KPATH_ZSWAP_ENABLED, &r);
+	if (s->zswap_fd == -EBADFD)
+		journal_log(LOG_WARNING, MSGID_ERROR, "cannot read '%s': not a regular file; zswap counts as off",
+			    KPATH_ZSWAP_ENABLED);
 	*ret = s;
 	return 0;
 }
@@ -317,7 +343,8 @@ log_source(unsigned changed, unsigned missing, unsigned source, const char *path
 	if (!(changed & source))
 		return;
 	if (missing & source)
-		journal_log(LOG_WARNING, MSGID_ERROR, "cannot read '%s'%s: %s; %s", path, via, strerror(err), without);
+		journal_log(LOG_WARNING, MSGID_ERROR, "cannot read '%s'%s: %s; %s", path, via, fileio_strerror(-err),
+			    without);
 	else
 		journal_log(LOG_INFO, NULL, "'%s' readable again", path);
 }
@@ -335,7 +362,7 @@ sampler_log_missing(const struct sampler *s, unsigned *logged)
 	if (changed & SAMPLE_SOURCE_REFAULTS) {
 		if (missing & SAMPLE_SOURCE_REFAULTS)
 			journal_log(LOG_INFO, NULL, "no workingset_refault_anon/_file in '%s': %s", KPATH_VMSTAT,
-				    e.refaults == ENOENT ? "not in this kernel (5.9+)" : strerror(e.refaults));
+				    e.refaults == ENOENT ? "not in this kernel (5.9+)" : fileio_strerror(-e.refaults));
 		else
 			journal_log(LOG_INFO, NULL, "workingset refault counters available in '%s'", KPATH_VMSTAT);
 	}

@@ -257,6 +257,90 @@ status_parse_state(const char *buf, size_t len, struct status_snapshot *ret)
 	return 0;
 }
 
+/* The length of the UTF-8 sequence at s (1 to 4 bytes) when it is a valid one
+ * (RFC 3629: shortest form, no surrogates, at most U+10FFFF), with its code
+ * point in *ret_cp; 0 for a byte that starts none. */
+static size_t
+utf8_char(const unsigned char *s, uint32_t *ret_cp)
+{
+	static const uint32_t min_cp[5] = { 0, 0, 0x80, 0x800, 0x10000 };
+	size_t n;
+	uint32_t cp;
+
+	if (s[0] < 0x80) {
+		*ret_cp = s[0];
+		return 1;
+	}
+	n = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? (s[0] < 0xf0 ? 3 : 0) : s[0] >= 0xc2 ? 2 : 0;
+	if (n == 0)
+		return 0;
+	cp = s[0] & (0x7fu >> n);
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3fu);
+	}
+	if (cp < min_cp[n] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	*ret_cp = cp;
+	return n;
+}
+
+/* A code point a terminal acts on instead of showing: C0 and C1 controls, DEL,
+ * and the line separators and direction overrides that reorder what follows. */
+static bool
+is_control(uint32_t cp)
+{
+	return cp < 0x20 || (cp >= 0x7f && cp < 0xa0) || cp == 0x2028 || cp == 0x2029 || cp == 0x200e ||
+	       cp == 0x200f || (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
+}
+
+/* Text from the state file (anyone who could write it chose it) for a terminal:
+ * controls as \uXXXX, bytes that are not UTF-8 as \xNN, the rest as it is. */
+static void
+put_text(struct textbuf *o, const char *str)
+{
+	for (const unsigned char *c = (const unsigned char *)str; *c;) {
+		uint32_t cp;
+		size_t n = utf8_char(c, &cp);
+
+		if (n == 0) {
+			textbuf_put(o, "\\x%02x", *c);
+			n = 1;
+		} else if (is_control(cp)) {
+			textbuf_put(o, "\\u%04x", (unsigned)cp);
+		} else {
+			textbuf_put(o, "%.*s", (int)n, (const char *)c);
+		}
+		c += n;
+	}
+}
+
+/* A JSON string that is valid UTF-8 whatever str holds: a byte that is not
+ * UTF-8 becomes U+FFFD, controls are escaped. */
+static void
+put_json_string(struct textbuf *o, const char *str)
+{
+	textbuf_put(o, "\"");
+	for (const unsigned char *c = (const unsigned char *)str; *c;) {
+		uint32_t cp;
+		size_t n = utf8_char(c, &cp);
+
+		if (n == 0) {
+			textbuf_put(o, "\\ufffd");
+			n = 1;
+		} else if (cp == '"' || cp == '\\') {
+			textbuf_put(o, "\\%c", (char)cp);
+		} else if (is_control(cp)) {
+			textbuf_put(o, "\\u%04x", (unsigned)cp);
+		} else {
+			textbuf_put(o, "%.*s", (int)n, (const char *)c);
+		}
+		c += n;
+	}
+	textbuf_put(o, "\"");
+}
+
 static void
 put_ago(struct textbuf *o, int64_t now_s, int64_t then_s)
 {
@@ -291,7 +375,9 @@ status_render_human(const struct status_snapshot *s, int64_t now_s, char *buf, s
 
 	textbuf_put(&o, "autoswappiness (pid %" PRId64 ") running since ", s->pid);
 	put_ago(&o, now_s, s->started_s);
-	textbuf_put(&o, "\n  policy:      %s%s%s\n", s->policy, s->dry_run ? " (dry run: never writes)" : "",
+	textbuf_put(&o, "\n  policy:      ");
+	put_text(&o, s->policy);
+	textbuf_put(&o, "%s%s\n", s->dry_run ? " (dry run: never writes)" : "",
 	    s->yielded ? " (yielded: someone else set the value; reload to resume)" : "");
 	textbuf_put(&o, "  swappiness:  %d (target %d, limits %d..%d)\n", s->swappiness, s->target, s->min, s->max);
 	put_on_exit(&o, s);
@@ -318,24 +404,11 @@ status_render_human(const struct status_snapshot *s, int64_t now_s, char *buf, s
 	for (unsigned i = 0; i < s->n_history; i++) {
 		textbuf_put(&o, "    ");
 		put_ago(&o, now_s, s->history[i].time_s);
-		textbuf_put(&o, ": %d -> %d, %s\n", s->history[i].from, s->history[i].to, s->history[i].reason);
+		textbuf_put(&o, ": %d -> %d, ", s->history[i].from, s->history[i].to);
+		put_text(&o, s->history[i].reason);
+		textbuf_put(&o, "\n");
 	}
 	return textbuf_end(&o);
-}
-
-static void
-put_json_string(struct textbuf *o, const char *str)
-{
-	textbuf_put(o, "\"");
-	for (const unsigned char *c = (const unsigned char *)str; *c; c++) {
-		if (*c == '"' || *c == '\\')
-			textbuf_put(o, "\\%c", *c);
-		else if (*c < 0x20)
-			textbuf_put(o, "\\u%04x", *c);
-		else
-			textbuf_put(o, "%c", *c);
-	}
-	textbuf_put(o, "\"");
 }
 
 int

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "fileio.h"
 #include "journal.h"
 #include "kpath.h"
 
@@ -42,7 +43,7 @@ writer_write(struct writer *w, struct knob *k, int value, int *kernel_max)
 				 KPATH_SWAPPINESS, readback);
 	else
 		journal_log_once(&w->err, r, LOG_ERR, MSGID_ERROR, "failed to write '%s': %s", KPATH_SWAPPINESS,
-				 strerror(-r));
+				 fileio_strerror(r));
 	w->backoff_polls = w->backoff_polls == 0 ? 1 : w->backoff_polls * 2;
 	if (w->backoff_polls > WRITER_BACKOFF_MAX_POLLS)
 		w->backoff_polls = WRITER_BACKOFF_MAX_POLLS;

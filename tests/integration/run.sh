@@ -911,5 +911,7 @@ source "$TOP/tests/integration/coexist.sh"
 source "$TOP/tests/integration/lru.sh"
 source "$TOP/tests/integration/psi-trigger.sh"
 source "$TOP/tests/integration/liveness.sh"
+source "$TOP/tests/integration/state-dir.sh"
+source "$TOP/tests/integration/kernel-fifo.sh"
 echo "integration: $pass passed, $fail failed"
 [ "$fail" = 0 ]

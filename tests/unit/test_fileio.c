@@ -12,6 +12,7 @@
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -384,6 +385,110 @@ test_pread_all_short_reads(void **state)
 	free(text);
 }
 
+/* A kernel file: a regular file opens (proc and sysfs files are regular, of
+ * size 0); a FIFO bound in its place is refused without waiting for a writer,
+ * as are a directory and a device. */
+static void
+test_open_kernel(void **state)
+{
+	char p[128];
+	int fd;
+
+	(void)state;
+	put("meminfo", "MemTotal: 1 kB\n", 0644);
+	path_in(p, sizeof(p), "meminfo");
+	fd = fileio_open_kernel(p, O_RDONLY);
+	assert_true(fd >= 0);
+	assert_true(fcntl(fd, F_GETFD) & FD_CLOEXEC);
+	assert_true(fcntl(fd, F_GETFL) & O_NONBLOCK);
+	close(fd);
+	fd = fileio_open_kernel("/proc/self/stat", O_RDONLY);
+	assert_true(fd >= 0);
+	close(fd);
+	path_in(p, sizeof(p), "fifo");
+	assert_int_equal(mkfifo(p, 0644), 0);
+	alarm(10); /* a blocked open would hang here: fail instead */
+	assert_int_equal(fileio_open_kernel(p, O_RDONLY), -EBADFD);
+	assert_int_equal(fileio_open_kernel(p, O_WRONLY | O_TRUNC), -ENXIO);
+	alarm(0);
+	assert_int_equal(fileio_open_kernel(dir, O_RDONLY), -EBADFD);
+	assert_int_equal(fileio_open_kernel("/dev/null", O_RDONLY), -EBADFD);
+	path_in(p, sizeof(p), "missing");
+	assert_int_equal(fileio_open_kernel(p, O_RDONLY), -ENOENT);
+}
+
+/* What the daemon trusts in its state directory: a table of stat results. */
+static void
+test_check_private(void **state)
+{
+	static const struct {
+		mode_t mode;
+		uid_t uid;
+		nlink_t nlink;
+		bool dir;
+		const char *why; /* NULL: trusted */
+	} cases[] = {
+		{ S_IFDIR | 0755, 0, 2, true, NULL },
+		{ S_IFDIR | 0700, 0, 2, true, NULL },
+		{ S_IFDIR | 0777, 0, 2, true, "mode 0777 lets group or others write it" },
+		{ S_IFDIR | 01777, 0, 2, true, "mode 1777 lets group or others write it" },
+		{ S_IFDIR | 0775, 0, 2, true, "mode 0775 lets group or others write it" },
+		{ S_IFDIR | 0755, 65534, 2, true, "owned by uid 65534, not by root" },
+		{ S_IFLNK | 0777, 0, 1, true, "a symbolic link, not a directory" },
+		{ S_IFREG | 0644, 0, 1, true, "a regular file, not a directory" },
+		{ S_IFREG | 0600, 0, 1, false, NULL },
+		{ S_IFREG | 0644, 0, 1, false, NULL },
+		{ S_IFREG | 0600, 0, 2, false, "2 hard links to it" },
+		{ S_IFREG | 0646, 0, 1, false, "mode 0646 lets group or others write it" },
+		{ S_IFREG | 0620, 0, 1, false, "mode 0620 lets group or others write it" },
+		{ S_IFREG | 0600, 1000, 1, false, "owned by uid 1000, not by root" },
+		{ S_IFIFO | 0600, 0, 1, false, "a FIFO, not a regular file" },
+		{ S_IFLNK | 0777, 0, 1, false, "a symbolic link, not a regular file" },
+		{ S_IFDIR | 0755, 0, 2, false, "a directory, not a regular file" },
+		{ S_IFCHR | 0666, 0, 1, false, "a character device, not a regular file" },
+		{ S_IFSOCK | 0755, 0, 1, false, "a socket, not a regular file" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct stat st = { .st_mode = cases[i].mode, .st_uid = cases[i].uid, .st_nlink = cases[i].nlink };
+		char why[96] = "";
+		int r = fileio_check_private(&st, cases[i].dir, why, sizeof(why));
+
+		if (!cases[i].why) {
+			if (r != 0)
+				fail_msg("case %zu: refused (%s), want trusted", i, why);
+			continue;
+		}
+		if (r != -EPERM || strcmp(why, cases[i].why) != 0)
+			fail_msg("case %zu: %d '%s', want -EPERM '%s'", i, r, why, cases[i].why);
+	}
+}
+
+/* Through a directory fd: the name is written in that directory, whatever its
+ * path has become since, and a name with a slash is refused. */
+static void
+test_write_atomic_at(void **state)
+{
+	char a[128], b[128];
+	int dfd;
+
+	(void)state;
+	path_in(a, sizeof(a), "a");
+	path_in(b, sizeof(b), "b");
+	assert_int_equal(mkdir(a, 0755), 0);
+	dfd = open(a, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	assert_true(dfd >= 0);
+	assert_int_equal(rename(a, b), 0);
+	assert_int_equal(symlink(dir, a), 0);
+	assert_int_equal(fileio_write_atomic_at(dfd, "state", "x=1\n", 4, 0644), 0);
+	assert_string_equal(content("b/state"), "x=1\n");
+	assert_string_equal(content("state"), "");
+	assert_int_equal(fileio_write_atomic_at(dfd, "../state", "x\n", 2, 0644), -EISDIR);
+	assert_int_equal(fileio_write_atomic_at(dfd, "..", "x\n", 2, 0644), -EISDIR);
+	close(dfd);
+}
+
 int
 main(void)
 {
@@ -395,6 +500,9 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_read, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_read_follow, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pread_all_short_reads, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_open_kernel, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_check_private, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_write_atomic_at, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -219,6 +219,28 @@ test_start_unreadable_yielded(void **state)
 	assert_int_equal(o.expected, 77);
 }
 
+/* A yield record that is no file of root's alone (a FIFO, another user's,
+ * -EPERM from knob_record_load) says nothing: the start takes charge and
+ * regulates, and removes it; an untrusted original is not restored either. */
+static void
+test_start_untrusted_records(void **state)
+{
+	struct owner_records rec = { .original_r = -EPERM, .original = 7, .yielded_r = -EPERM, .yielded = 5 };
+	struct owner o;
+	unsigned todo;
+
+	(void)state;
+	todo = owner_start(&o, 77, false, &rec);
+	assert_false(todo & OWNER_NOTE_FOUND_YIELDED);
+	assert_false(todo & OWNER_NOTE_FOUND_ORIGINAL);
+	assert_true(todo & OWNER_REMOVE_YIELDED);
+	assert_true(todo & OWNER_SAVE_ORIGINAL);
+	assert_false(o.yielded);
+	assert_true(owner_restores(&o));
+	assert_int_equal(o.original, 77);
+	assert_int_equal(o.cg_value, 77);
+}
+
 /* A dry run owns nothing, writes no record and leaves a crashed instance's
  * record for the next real start. */
 static void
@@ -608,6 +630,7 @@ main(void)
 		cmocka_unit_test(test_start_unreadable_original),
 		cmocka_unit_test(test_start_finds_yielded_record),
 		cmocka_unit_test(test_start_unreadable_yielded),
+		cmocka_unit_test(test_start_untrusted_records),
 		cmocka_unit_test(test_start_dry_run),
 		cmocka_unit_test(test_yield_then_reload),
 		cmocka_unit_test(test_yield_then_exit),

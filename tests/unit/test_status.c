@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -218,6 +219,98 @@ test_json_escaping(void **state)
 	assert_null(strstr(buf, "\"kernel\""));
 }
 
+/* A state file anyone could have written: escape sequences, C1 controls, a
+ * direction override and bytes that are not UTF-8 in the free text. */
+static struct status_snapshot
+forged_snapshot(void)
+{
+	static const char state[] = "version=1\npid=7\nswappiness=23\n"
+				    "policy=ck\033]0;pwn\a\n"
+				    "decision=1700000000 60 23 \033[2J\033[31mred\x9b\xff\xc3\x28 \xc2\x9b \xe2\x80\xae "
+				    "\xed\xa0\x80 \xc0\xaf \xf4\x90\x80\x80 caf\xc3\xa9 \xf0\x9f\x90\xa7 end\n";
+	struct status_snapshot s;
+
+	assert_int_equal(status_parse_state(state, sizeof(state) - 1, &s), 0);
+	return s;
+}
+
+/* Whether buf holds nothing a terminal acts on: printable ASCII and newlines. */
+static bool
+printable_ascii(const char *buf)
+{
+	for (const unsigned char *c = (const unsigned char *)buf; *c; c++)
+		if (*c != '\n' && (*c < 0x20 || *c > 0x7e))
+			return false;
+	return true;
+}
+
+static void
+test_human_forged_text(void **state)
+{
+	struct status_snapshot s = forged_snapshot();
+	char buf[4096];
+
+	(void)state;
+	assert_true(status_render_human(&s, 1700000100, buf, sizeof(buf)) > 0);
+	assert_non_null(strstr(buf, "  policy:      ck\\u001b]0;pwn\\u0007\n"));
+	/* Valid UTF-8 that is no control stays as it is; each byte that starts no
+	 * UTF-8 character (a lone continuation, 0xff, a lead without its
+	 * continuation, a surrogate, an overlong form, past U+10FFFF) is \xNN. */
+	assert_non_null(strstr(buf, ": 60 -> 23, \\u001b[2J\\u001b[31mred\\x9b\\xff\\xc3( \\u009b \\u202e "
+				    "\\xed\\xa0\\x80 \\xc0\\xaf \\xf4\\x90\\x80\\x80 caf\xc3\xa9 \xf0\x9f\x90\xa7 end\n"));
+	/* Once the two characters the test put there are out, all is printable. */
+	memset(strstr(buf, "\xc3\xa9"), '_', 2);
+	memset(strstr(buf, "\xf0\x9f\x90\xa7"), '_', 4);
+	assert_true(printable_ascii(buf));
+}
+
+/* Whether buf is valid UTF-8 (RFC 3629), checked here independently of
+ * status.c's own decoder: no overlong forms, surrogates or past U+10FFFF. */
+static bool
+valid_utf8(const unsigned char *c)
+{
+	while (*c) {
+		unsigned n = *c < 0x80 ? 1 : (*c & 0xe0) == 0xc0 ? 2 : (*c & 0xf0) == 0xe0 ? 3 : (*c & 0xf8) == 0xf0 ? 4 : 0;
+		uint32_t cp = n == 1 ? *c : n == 2 ? *c & 0x1fu : n == 3 ? *c & 0x0fu : *c & 0x07u;
+
+		if (n == 0)
+			return false;
+		for (unsigned i = 1; i < n; i++) {
+			if ((c[i] & 0xc0) != 0x80)
+				return false;
+			cp = cp << 6 | (c[i] & 0x3fu);
+		}
+		if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || cp > 0x10ffff ||
+		    (cp >= 0xd800 && cp <= 0xdfff))
+			return false;
+		c += n;
+	}
+	return true;
+}
+
+static void
+test_json_forged_text(void **state)
+{
+	struct status_snapshot s = forged_snapshot();
+	char buf[4096];
+
+	(void)state;
+	assert_true(status_render_json(&s, buf, sizeof(buf)) > 0);
+	assert_true(valid_utf8((const unsigned char *)buf));
+	assert_non_null(strstr(buf, "\"policy\":\"ck\\u001b]0;pwn\\u0007\""));
+	assert_non_null(strstr(buf, "\"reason\":\"\\u001b[2J\\u001b[31mred\\ufffd\\ufffd\\ufffd( \\u009b \\u202e "
+				    "\\ufffd\\ufffd\\ufffd \\ufffd\\ufffd \\ufffd\\ufffd\\ufffd\\ufffd caf\xc3\xa9 "
+				    "\xf0\x9f\x90\xa7 end\"}"));
+	/* Every byte of the reason, one at a time, as the only text: still UTF-8. */
+	for (unsigned b = 1; b < 256; b++) {
+		char one[2] = { (char)b, '\0' };
+
+		status_add_decision(&s, 5, 1, 2, one);
+		assert_true(status_render_json(&s, buf, sizeof(buf)) > 0);
+		assert_true(valid_utf8((const unsigned char *)buf));
+	}
+}
+
 static void
 test_metrics(void **state)
 {
@@ -394,7 +487,8 @@ main(void)
 		cmocka_unit_test(test_parse_errors), cmocka_unit_test(test_human),
 		cmocka_unit_test(test_json_escaping), cmocka_unit_test(test_metrics),
 		cmocka_unit_test(test_metrics_omitted), cmocka_unit_test(test_count_pages),
-		cmocka_unit_test(test_human_on_exit),
+		cmocka_unit_test(test_human_on_exit), cmocka_unit_test(test_human_forged_text),
+		cmocka_unit_test(test_json_forged_text),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
