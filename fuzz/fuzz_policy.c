@@ -64,6 +64,7 @@ take_sample(struct bytes *b, struct sample *s)
 	s->psi.has_full = flags & 8;
 	s->has_swaps = flags & 16;
 	s->zswap_enabled = flags & 32;
+	s->mglru = flags & 64;
 	s->pgscan_pages = take(b, 8);
 	s->pgsteal_pages = take(b, 8);
 	s->pswpin_pages = take(b, 8);
@@ -181,6 +182,7 @@ take_limits(struct bytes *b, struct regulator_limits *lim)
 {
 	unsigned mode = (unsigned)take(b, 1);
 
+	lim->mglru = mode & 8;
 	if (mode & 1) {
 		/* Anything at all: mostly rejected, which must be said, not crash. */
 		lim->min = take_int(b);
@@ -216,10 +218,17 @@ check_regulator(struct regulator *reg, const struct regulator_limits *lim, int t
 		return;
 	}
 	hi = lim->max < lim->kernel_max ? lim->max : lim->kernel_max;
+	/* Under the multi-gen LRU within 2..199, whatever min and max say (regulator.h). */
+	if (lim->mglru)
+		hi = hi < REGULATOR_MGLRU_MIN ? REGULATOR_MGLRU_MIN : hi > REGULATOR_MGLRU_MAX ? REGULATOR_MGLRU_MAX : hi;
 	/* With min above what the kernel accepts ([min, hi] is empty) the regulator
 	 * stays at the kernel's limit: tests/unit/test_regulator.c "min above kernel
 	 * max", and daemon.c warns about such limits. */
 	lo = lim->min <= hi ? lim->min : hi;
+	if (lim->mglru && lo < REGULATOR_MGLRU_MIN)
+		lo = REGULATOR_MGLRU_MIN;
+	if (lim->mglru && (d.value == 0 || d.value == 1 || d.value == 200))
+		abort();
 	if (d.value < lo || d.value > hi)
 		abort();
 	if (d.clamped != (target < lo || target > hi))
