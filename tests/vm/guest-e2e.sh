@@ -226,7 +226,8 @@ check "and the daemon reloaded" wait_for 20 bash -c \
 
 step "4. kill -9, restart, stop"
 pid=$(main_pid)
-kill -9 "$pid"
+# MainPID 0 (no daemon): kill -9 0 would kill this script and the harness with it.
+[ "${pid:-0}" != 0 ] && kill -9 "$pid"
 check "systemd restarts the daemon after kill -9" wait_for 60 bash -c \
 	"[ \"\$(systemctl show -p MainPID --value $UNIT)\" != $pid ] && [ \"\$(systemctl show -p MainPID --value $UNIT)\" != 0 ] && systemctl is-active -q $UNIT"
 check "the restarted daemon found the original" wait_for 20 bash -c \
@@ -243,7 +244,8 @@ echo 77 >$KNOB # an administrator's sysctl
 check "the daemon yields to the admin's 77" wait_for 30 bash -c \
 	"journalctl -u $UNIT --no-pager | grep -q 'changed from [0-9]* to 77 by someone else; leaving it alone'"
 pid=$(main_pid)
-kill -9 "$pid"
+# MainPID 0 (no daemon): kill -9 0 would kill this script and the harness with it.
+[ "${pid:-0}" != 0 ] && kill -9 "$pid"
 check "systemd restarts it" wait_for 60 bash -c \
 	"[ \"\$(systemctl show -p MainPID --value $UNIT)\" != $pid ] && [ \"\$(systemctl show -p MainPID --value $UNIT)\" != 0 ] && systemctl is-active -q $UNIT"
 check "the restarted daemon found the yield" wait_for 20 bash -c \
