@@ -53,6 +53,10 @@ LRU=$(lru_mode)
 case $CODENAME in trixie) WANT_LRU=mglru ;; bookworm) WANT_LRU=classic ;; *) WANT_LRU="a known suite" ;; esac
 echo "guest: Debian $CODENAME, kernel $(uname -r), lru_gen/enabled $(cat /sys/kernel/mm/lru_gen/enabled 2>/dev/null || echo absent)"
 check "the $CODENAME guest runs the $WANT_LRU LRU as its kernel boots it ($LRU)" test "$LRU" = "$WANT_LRU"
+# The top the daemon writes: 200, but 199 under the multi-gen LRU, where 200 evicts anonymous
+# pages first without feedback (regulator.h, REGULATOR_MGLRU_MAX).
+TOP=200
+[ "$LRU" = mglru ] && TOP=199
 
 step "install the Debian package with apt (offline: its dependencies are in the image)"
 mkswap /dev/vdb >/dev/null && swapon /dev/vdb
@@ -153,10 +157,10 @@ check "the records belong to the unit" grep -q '"_SYSTEMD_UNIT":"autoswappiness.
 # swap-ins of the second pass (autoswappiness(7), THE RULES: sparing the cache).
 journal_since "$T1" | grep -E 'spare the cache|spared no more' | sed 's/^/  /' || true
 if [ "$POLICY" = tendency ]; then
-	check "the shipped default spared the cache at 200 on disk swap" \
-		bash -c "journalctl -u $UNIT --no-pager --since @$T1 | grep -q 'swappiness [0-9]* -> 200 (tendency: spare the cache at 200: unmapped cache [0-4]%'"
+	check "the shipped default spared the cache at $TOP on disk swap" \
+		bash -c "journalctl -u $UNIT --no-pager --since @$T1 | grep -q 'swappiness [0-9]* -> $TOP (tendency: spare the cache at 200: unmapped cache [0-4]%'"
 	check "  and went back below it when it no longer paid" wait_for 20 \
-		bash -c "journalctl -u $UNIT --no-pager --since @$T1 | grep -q '200 -> [0-9]* (tendency: .*; cache spared no more: '"
+		bash -c "journalctl -u $UNIT --no-pager --since @$T1 | grep -q '$TOP -> [0-9]* (tendency: .*; cache spared no more: '"
 elif [ "$POLICY" = workingset ]; then
 	# workingset is tendency's value steered by the kernel's activations: 200 either as
 	# tendency spares the cache or as its own rise on file activations (both only with
@@ -165,10 +169,10 @@ elif [ "$POLICY" = workingset ]; then
 	# forgotten only after POLICY_ADAPTIVE_RELAX_S (30 s) without reclaim, then the next
 	# calm poll (5 s) takes the value back: 20 s was too short for that (a run of
 	# 2026-12-05 stayed at 200 through the second pass and past the wait).
-	check "the shipped default went to 200 on disk swap, above max = auto" \
-		bash -c "journalctl -u $UNIT --no-pager --since @$T1 | grep -E -q 'swappiness [0-9]* -> 200 \(workingset: (spare the cache at 200: unmapped cache [0-4]%|.*; file \+[0-9]+ to 200: )'"
+	check "the shipped default went to $TOP on disk swap, above max = auto" \
+		bash -c "journalctl -u $UNIT --no-pager --since @$T1 | grep -E -q 'swappiness [0-9]* -> $TOP \(workingset: (spare the cache at 200: unmapped cache [0-4]%|.*; file \+[0-9]+ to 200: )'"
 	check "  and went back below it" wait_for 60 \
-		bash -c "journalctl -u $UNIT --no-pager --since @$T1 | grep -q '200 -> [0-9]* (workingset: '"
+		bash -c "journalctl -u $UNIT --no-pager --since @$T1 | grep -q '$TOP -> [0-9]* (workingset: '"
 fi
 journal_since "$T1" -o cat | tail -n 5
 
