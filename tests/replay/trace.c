@@ -34,6 +34,7 @@ enum field {
 	F_ZSWAP,
 	F_ACTIVATE_ANON,
 	F_ACTIVATE_FILE,
+	F_MGLRU,
 	F_COUNT,
 	F_IGNORED = F_COUNT,
 };
@@ -67,6 +68,7 @@ static const struct {
 	[F_ZSWAP] = {"zswap", false},
 	[F_ACTIVATE_ANON] = {"activate_anon", false},
 	[F_ACTIVATE_FILE] = {"activate_file", false},
+	[F_MGLRU] = {"mglru", false},
 };
 
 #define TRACE_MAX_COLUMNS 64
@@ -190,6 +192,9 @@ fill_sample(const int64_t *v, struct trace_row *row)
 	s->swaps.devices = (unsigned)u(v[F_SWAP_DEVICES]);
 	s->swaps.zram = (unsigned)u(v[F_SWAP_ZRAM]);
 	s->zswap_enabled = v[F_ZSWAP] == 1;
+	/* The LRU the guest ran (lru_gen/enabled bit 0x1): 1 the multi-gen LRU; 0, -1 or no
+	 * such column (a trace from before the LRU was recorded: Debian 12's 6.1) the classic one. */
+	s->mglru = v[F_MGLRU] == 1;
 }
 
 int

@@ -53,10 +53,11 @@ check "phased converts" test -s "$tmp/p.csv"
 check "phased: phases from MARK lines" test "$(phases "$tmp/p.csv")" = \
 	"pre pre setup phase1 phase1 phase1 phase2 phase2 phase2 phase2 post post post "
 check "phased: header" test "$(grep -v '^#' "$tmp/p.csv" | head -n 1)" = \
-	"t_ms,phase,swappiness,memtotal_kb,memfree_kb,buffers_kb,cached_kb,shmem_kb,mapped_kb,swaptotal_kb,swapfree_kb,pgscan,pgsteal,pswpin,pswpout,refault_anon,refault_file,psi_some_us,psi_full_us,psi_some_avg10_centipct,swap_devices,swap_zram,zswap,activate_anon,activate_file"
-# A series from before the sampler recorded the activations: -1, not known.
+	"t_ms,phase,swappiness,memtotal_kb,memfree_kb,buffers_kb,cached_kb,shmem_kb,mapped_kb,swaptotal_kb,swapfree_kb,pgscan,pgsteal,pswpin,pswpout,refault_anon,refault_file,psi_some_us,psi_full_us,psi_some_avg10_centipct,swap_devices,swap_zram,zswap,activate_anon,activate_file,mglru"
+# A series from before the sampler recorded the activations: -1, not known; a run from before
+# the LRU was recorded: the classic LRU (mglru 0).
 check "phased: row 4 as recorded" test "$(grep -v '^#' "$tmp/p.csv" | sed -n 5p)" = \
-	"3000,phase1,0,207000,49997,1000,90003,2000,30000,1048572,899997,300,270,9,12,6,21,3000,1500,125,1,0,0,-1,-1"
+	"3000,phase1,0,207000,49997,1000,90003,2000,30000,1048572,899997,300,270,9,12,6,21,3000,1500,125,1,0,0,-1,-1,0"
 check "phased: provenance comment" grep -q '^# replay trace: phased at static vm.swappiness 0 (run phased-0-1)' "$tmp/p.csv"
 
 python3 "$CONV" "$r" dirtier 200 1 >"$tmp/d.csv" 2>"$tmp/err"
@@ -91,11 +92,44 @@ check "  with the zram run's guest info" grep -q '^# guest_swap=zram0 1024 MB' "
 series 300 8 200 | awk -F, -v OFS=, 'NR == 1 { print $0, "activate_anon", "activate_file"; next }
 	{ print $0, 5 * (NR - 2), 11 * (NR - 2) }' >"$z/ts/zram-dirtier-200-1.csv"
 python3 "$CONV" "$z" zram/dirtier 200 >"$tmp/z.csv" 2>"$tmp/err"
-check "  the activations, as recorded" test "$(grep -v '^#' "$tmp/z.csv" | sed -n 5p | cut -d, -f24-)" = "15,33"
+check "  the activations, as recorded" test "$(grep -v '^#' "$tmp/z.csv" | sed -n 5p | cut -d, -f24-)" = "15,33,0"
 if python3 "$CONV" "$z" disk/dirtier 200 >/dev/null 2>"$tmp/err"; then rc=0; else rc=$?; fi
 check "a swap mode without its series is an error" test "$rc" = 1
 if python3 "$CONV" "$z" swap/dirtier 200 >/dev/null 2>"$tmp/err"; then rc=0; else rc=$?; fi
 check "an unknown swap mode is an error" bash -c "test $rc = 1 && grep -q \"'swap': the swap mode is disk or zram\" '$tmp/err'"
+
+# A run with the LRU dimension (bench/run.sh since issue 45): runs.csv has an lru column, and
+# the multi-gen LRU's files are mglru-SWAP-WORKLOAD-SETTING-REP, the classic LRU's as before.
+m=$tmp/mresults
+mkdir -p "$m/ts" "$m/logs"
+cat >"$m/runs.csv" <<EOF
+swap,workload,setting,daemon_config,rep,seq,warmup,t0,t1,wall_s,rc,lru
+disk,dirtier,199,,1,1,0,402.00,406.00,4.00,0,mglru
+disk,dirtier,200,,1,1,0,202.00,206.00,4.00,0,classic
+EOF
+series 400 8 199 >"$m/ts/mglru-disk-dirtier-199-1.csv"
+printf 'pass 1: 2.500 s\npass 2: 1.200 s\n' >"$m/logs/mglru-disk-dirtier-199-1.log"
+printf 'guest_kernel=6.12.117+deb13-amd64\nguest_lru=mglru\nguest_lru_gen_enabled=0x0007\n' \
+	>"$m/guest-info-workload-mglru-disk-dirtier.txt"
+series 200 8 200 >"$m/ts/disk-dirtier-200-1.csv"
+printf 'pass 1: 2.500 s\npass 2: 1.200 s\n' >"$m/logs/disk-dirtier-200-1.log"
+printf 'guest_lru=classic\n' >"$m/guest-info-workload-disk-dirtier.txt"
+python3 "$CONV" "$m" mglru-disk/dirtier 199 >"$tmp/m.csv" 2>"$tmp/err"
+check "mglru-disk/dirtier: the multi-gen LRU's run" test "$(phases "$tmp/m.csv")" = \
+	"pre pre setup pass1 pass1 pass2 pass2 post "
+check "  says the LRU" grep -q '^# replay trace: dirtier at static vm.swappiness 199 on disk swap under the multi-gen LRU (run mglru-disk-dirtier-199-1)' "$tmp/m.csv"
+check "  with the guest's LRU and kernel" bash -c 'grep -q "^# guest_lru=mglru" "$1" && grep -q "^# guest_kernel=6.12" "$1"' _ "$tmp/m.csv"
+check "  and mglru 1 in every row" test "$(grep -v '^#' "$tmp/m.csv" | tail -n +2 | cut -d, -f26 | sort -u)" = 1
+python3 "$CONV" "$m" disk/dirtier 200 >"$tmp/mc.csv" 2>"$tmp/err"
+check "disk/dirtier beside it: the classic LRU's run, mglru 0" \
+	test "$(grep -v '^#' "$tmp/mc.csv" | tail -n +2 | cut -d, -f26 | sort -u)" = 0
+if python3 "$CONV" "$m" mglru-disk/dirtier 200 >/dev/null 2>"$tmp/err"; then rc=0; else rc=$?; fi
+check "a setting the LRU did not run is an error" bash -c "test $rc = 1 && grep -q 'no run mglru,disk,dirtier,200,1' '$tmp/err'"
+if python3 "$CONV" "$m" lru2-disk/dirtier 199 >/dev/null 2>"$tmp/err"; then rc=0; else rc=$?; fi
+check "an unknown LRU is an error" bash -c "test $rc = 1 && grep -q \"'lru2-disk': the mode is SWAP\" '$tmp/err'"
+printf 'guest_lru=classic\n' >"$m/guest-info-workload-mglru-disk-dirtier.txt"
+if python3 "$CONV" "$m" mglru-disk/dirtier 199 >/dev/null 2>"$tmp/err"; then rc=0; else rc=$?; fi
+check "runs.csv and the guest's info disagreeing on the LRU is an error" test "$rc" = 1
 
 cut -d, -f1-16 "$r/ts/compile-100-1.csv" >"$tmp/old.csv" && mv "$tmp/old.csv" "$r/ts/compile-100-1.csv"
 if python3 "$CONV" "$r" compile 100 >/dev/null 2>"$tmp/err"; then rc=0; else rc=$?; fi
@@ -105,7 +139,7 @@ check "  naming what it lacks" grep -q "lacks memtotal_kb, buffers_kb" "$tmp/err
 # The converted traces load in the C reader (make check-replay-convert builds it first).
 reader=${TEST_REPLAY:-$TOP/build/tests/test_replay}
 mkdir -p "$tmp/traces"
-cp "$tmp/p.csv" "$tmp/d.csv" "$tmp/c.csv" "$tmp/traces/"
+cp "$tmp/p.csv" "$tmp/d.csv" "$tmp/c.csv" "$tmp/m.csv" "$tmp/traces/"
 check "the C reader ($reader) loads the converted traces" \
 	env REPLAY_TRACES="$tmp/traces" "$reader" --load-only
 echo "0,phase1,garbage" >>"$tmp/traces/c.csv"

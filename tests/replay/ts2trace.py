@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 """Turns one benchmark run's time series into a replay trace (tests/data/traces/README).
 
-    tests/replay/ts2trace.py RESULTS_DIR [SWAP/]WORKLOAD SETTING [REP] > TRACE.csv
+    tests/replay/ts2trace.py RESULTS_DIR [[LRU-]SWAP/]WORKLOAD SETTING [REP] > TRACE.csv
 
 RESULTS_DIR is a `make bench` results directory (bench/results, or BENCH_OUT/results): it
 holds runs.csv (or all-runs.csv), ts/TAG.csv (bench/sampler.c's time series, with the
 columns the policies read) and logs/TAG.log (the workload's output), where TAG is
 SWAP-WORKLOAD-SETTING-REP for a run with swap modes (SWAP disk or zram: say which, as
-zram/phased) and WORKLOAD-SETTING-REP for one before them. REP defaults to 1.
+zram/phased) and WORKLOAD-SETTING-REP for one before them. Under the multi-gen LRU (a run with
+the LRU dimension, runs.csv's lru column mglru) SWAP is prefixed: mglru-disk/phased, files
+mglru-disk-phased-SETTING-REP. REP defaults to 1. The trace's column mglru says which LRU the
+guest ran (1 the multi-gen LRU, 0 the classic one; the replay sets the sample's flag from it).
 
 Each sampler row becomes one trace row: t_ms from the first row, the phase it falls in, and
 the kernel's values as bench/sampler.c read them (cumulative counters as the kernel shows
@@ -39,6 +42,7 @@ COLUMNS = [
     ("psi_some_avg10_centipct", None),
     ("swap_devices", "swap_devices"), ("swap_zram", "swap_zram"), ("zswap", "zswap"),
     ("activate_anon", "activate_anon"), ("activate_file", "activate_file"),
+    ("mglru", None),
 ]
 # Columns the sampler gained later (64feda9): a series without them converts, with -1 (the
 # trace's "not known", as for a counter the kernel lacks).
@@ -58,15 +62,17 @@ def read_csv(path):
         die(f"cannot read '{path}': {e.strerror}")
 
 
-def find_run(results, swap, workload, setting, rep):
+def find_run(results, lru, swap, workload, setting, rep):
+    # A run recorded before the LRU was (no lru column) ran the classic LRU (Debian 12's 6.1).
     for name in ("all-runs.csv", "runs.csv"):
         path = os.path.join(results, name)
         if os.path.exists(path):
             for r in read_csv(path):
                 if (r["workload"] == workload and r["setting"] == setting and r["rep"] == rep
-                        and r.get("swap", "") == swap):
+                        and r.get("swap", "") == swap and (r.get("lru") or "classic") == lru):
                     return float(r["t0"]), float(r["t1"])
-    die(f"no run {swap + ',' if swap else ''}{workload},{setting},{rep} in {results}/all-runs.csv or runs.csv")
+    die(f"no run {lru + ',' if lru != 'classic' else ''}{swap + ',' if swap else ''}{workload},{setting},{rep}"
+        f" in {results}/all-runs.csv or runs.csv")
 
 
 def phases_from_log(lines, t1):
@@ -108,15 +114,19 @@ def phase_of(t, t0, t1, phases):
 
 def main():
     if len(sys.argv) not in (4, 5):
-        die("usage: ts2trace.py RESULTS_DIR [SWAP/]WORKLOAD SETTING [REP]")
+        die("usage: ts2trace.py RESULTS_DIR [[LRU-]SWAP/]WORKLOAD SETTING [REP]")
     results, workload, setting = sys.argv[1:4]
-    swap, _, workload = workload.rpartition("/")
+    mode, _, workload = workload.rpartition("/")
+    lru, _, swap = mode.rpartition("-")
+    lru = lru or "classic"
     if swap not in ("", "disk", "zram"):
         die(f"'{swap}': the swap mode is disk or zram")
+    if lru not in ("classic", "mglru") or (lru == "mglru" and not swap):
+        die(f"'{mode}': the mode is SWAP (disk or zram) or mglru-SWAP")
     rep = sys.argv[4] if len(sys.argv) == 5 else "1"
-    pre = f"{swap}-" if swap else ""  # the swap mode's prefix of file names
+    pre = f"{mode}-" if mode else ""  # the mode's prefix of file names
     tag = f"{pre}{workload}-{setting}-{rep}"
-    t0, t1 = find_run(results, swap, workload, setting, rep)
+    t0, t1 = find_run(results, lru, swap, workload, setting, rep)
     rows = read_csv(os.path.join(results, "ts", f"{tag}.csv"))
     if not rows:
         die(f"'{results}/ts/{tag}.csv' has no rows")
@@ -139,11 +149,15 @@ def main():
                 info[k] = v
 
     out = sys.stdout
-    out.write(f"# replay trace: {workload} at static vm.swappiness {setting}{' on ' + swap + ' swap' if swap else ''} (run {tag}), "
+    if info.get("guest_lru", lru) != lru:
+        die(f"runs.csv says the {lru} LRU, the guest's info {info['guest_lru']}")
+    out.write(f"# replay trace: {workload} at static vm.swappiness {setting}{' on ' + swap + ' swap' if swap else ''}"
+              f"{' under the multi-gen LRU' if lru == 'mglru' else ''} (run {tag}), "
               "converted by tests/replay/ts2trace.py\n")
     out.write(f"# workload t0..t1 (CLOCK_BOOTTIME s): {t0:.2f}..{t1:.2f}; phases: "
               + (", ".join(f"{n} {a:.2f}..{b:.2f}" for n, a, b in phases) or "run") + "\n")
-    for k in ("guest_kernel", "guest_cpus", "guest_memtotal_kib", "guest_swap", "guest_zswap", "guest_sizes"):
+    for k in ("guest_kernel", "guest_cpus", "guest_memtotal_kib", "guest_swap", "guest_zswap", "guest_sizes",
+              "guest_lru", "guest_lru_gen_enabled"):
         if k in info:
             out.write(f"# {k}={info[k]}\n")
     w = csv.writer(out, lineterminator="\n")
@@ -159,6 +173,8 @@ def main():
                 vals.append(round((t - start) * 1000))
             elif col == "phase":
                 vals.append(phase_of(t, t0, t1, run_phases))
+            elif col == "mglru":
+                vals.append(1 if lru == "mglru" else 0)
             elif col == "psi_some_avg10_centipct":
                 vals.append(-1 if avg10 < 0 else round(avg10 * 100))
             else:  # columns newer than the series: -1, as the sampler writes what it cannot read

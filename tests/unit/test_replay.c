@@ -69,11 +69,11 @@ static void
 test_trace_parse_good(void **state)
 {
 	static const char text[] = "# a comment\n" HEADER ",pswpin,pgscan,pgsteal,pswpout,refault_anon,refault_file,"
-				   "psi_some_us,psi_full_us,swap_devices,swap_zram,zswap,future_column\n"
-				   "0,pre,1000,100,10,200,5,50,2000,1500,7,100,90,3,1,2,500,-1,1,0,0,x\n"
+				   "psi_some_us,psi_full_us,swap_devices,swap_zram,zswap,mglru,future_column\n"
+				   "0,pre,1000,100,10,200,5,50,2000,1500,7,100,90,3,1,2,500,-1,1,0,0,0,x\n"
 				   "\n"
-				   "1000,phase1,1000,90,10,210,5,50,2000,1400,9,300,200,4,2,9,900,-1,1,1,1,y\r\n"
-				   "2000,pre,1000,80,10,220,5,50,2000,1300,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,z";
+				   "1000,phase1,1000,90,10,210,5,50,2000,1400,9,300,200,4,2,9,900,-1,1,1,1,1,y\r\n"
+				   "2000,pre,1000,80,10,220,5,50,2000,1300,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,z";
 	struct trace t;
 	unsigned line = 0;
 
@@ -105,6 +105,10 @@ test_trace_parse_good(void **state)
 	assert_true(t.rows[1].s.zswap_enabled);
 	assert_false(t.rows[0].s.zswap_enabled);
 	assert_int_equal(t.rows[0].swappiness, -1); /* no swappiness column */
+	/* The LRU (ts2trace.py's mglru column): 1 the multi-gen LRU, 0 and -1 the classic one. */
+	assert_true(t.rows[1].s.mglru);
+	assert_false(t.rows[0].s.mglru);
+	assert_false(t.rows[2].s.mglru);
 	/* -1 everywhere: the sampler could read nothing but meminfo. */
 	assert_false(t.rows[2].s.has_vmstat);
 	assert_false(t.rows[2].s.has_refaults);
