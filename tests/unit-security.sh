@@ -94,6 +94,31 @@ else
 	failed=$((failed + 1))
 fi
 
+# --- 2c. no restart where a restart cannot help; every man page named -----------------------------
+# The exit statuses whose entry in autoswappiness(8) EXIT STATUS says the unit does not restart
+# after them (a configuration error, a state directory others control) are the unit's
+# RestartPreventExitStatus=, no more and no fewer.
+man8=$here/../man/autoswappiness.8
+want=$(awk '/^\.Sh /{ sec = $0 } sec == ".Sh EXIT STATUS" && /^\.It [0-9]+$/ { code = $2 }
+	sec == ".Sh EXIT STATUS" && code != "" && /does not restart after it/ { print code; code = "" }' "$man8" | sort -n | tr '\n' ' ')
+have=$(sed -n 's/^RestartPreventExitStatus=//p' "$unit" | tr ' ' '\n' | sort -n | tr '\n' ' ')
+if [[ -n $want && $have == "$want" ]]; then
+	echo "ok: $unit does not restart after exit ${want% } (as autoswappiness(8) EXIT STATUS says)"
+	passed=$((passed + 1))
+else
+	echo "FAIL: $unit: RestartPreventExitStatus= '${have% }', but autoswappiness(8) says the unit does not restart after '${want% }'" >&2
+	failed=$((failed + 1))
+fi
+docs=$(sed -n 's/^Documentation=//p' "$unit" | tr ' ' '\n' | sort | tr '\n' ' ')
+pages=$(for f in "$here"/../man/*.[1-9]; do b=${f##*/}; echo "man:${b%.*}(${b##*.})"; done | sort | tr '\n' ' ')
+if [[ $docs == "$pages" ]]; then
+	echo "ok: Documentation= of $unit names every man page the package installs"
+	passed=$((passed + 1))
+else
+	echo "FAIL: Documentation= of $unit: '${docs% }', want '${pages% }'" >&2
+	failed=$((failed + 1))
+fi
+
 # --- 3. write access and capabilities ------------------------------------------------------------
 rw=$(sed -n 's/^ReadWritePaths=//p' "$unit" | tr '\n' ' ')
 if [[ $rw == "/proc/sys/vm/swappiness " ]]; then

@@ -327,9 +327,24 @@ check "and was not restarted" test "$(systemctl show -p NRestarts --value $UNIT)
 check "the journal names file:line" bash -c "journalctl -u $UNIT --no-pager | grep -q \"$CONF:$line: key 'max'\""
 check "the knob is untouched by the failed start" test "$(knob)" = "$ORIG"
 
-step "8. fleets: a config-management drop-in, status, and the Prometheus textfile"
+step "7b. a lock that is not root's (the state directory is not the daemon's alone): exit 73, no restart loop"
 sed -i 's/^max = 300$/max = 30/' $CONF
 systemctl reset-failed $UNIT
+LOCK=/run/autoswappiness/lock
+# RuntimeDirectoryPreserve=yes keeps the directory and its lock between runs; the lock given
+# to another user is what a foreign process could have prepared.
+touch $LOCK && chown 65534:65534 $LOCK
+systemctl start $UNIT
+sleep 5
+check "the unit failed" test "$(systemctl is-active $UNIT)" = failed
+check "with exit status 73" test "$(systemctl show -p ExecMainStatus --value $UNIT)" = 73
+check "and was not restarted" test "$(systemctl show -p NRestarts --value $UNIT)" = 0
+check "the journal names the lock" bash -c "journalctl -u $UNIT --no-pager | grep -q '$LOCK'"
+check "the knob is untouched by the refused start" test "$(knob)" = "$ORIG"
+rm -f $LOCK
+systemctl reset-failed $UNIT
+
+step "8. fleets: a config-management drop-in, status, and the Prometheus textfile"
 # The README's layout: node_exporter's textfile directory belongs to its own user (as the
 # Debian package makes it); the daemon writes in /run/autoswappiness, and a link there points
 # at the file.
