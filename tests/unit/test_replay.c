@@ -444,15 +444,32 @@ test_replay_world(void **state)
 
 /* ---- the recorded traces --------------------------------------------------------------------- */
 
+/* Every trace file of the directory, in g (globfree it). */
+static void
+glob_traces(glob_t *g)
+{
+	char pattern[512];
+
+	snprintf(pattern, sizeof(pattern), "%s/*.csv", traces_dir());
+	assert_int_equal(glob(pattern, 0, NULL, g), 0);
+}
+
+/* A trace file's name without its directory. */
+static const char *
+base_of(const char *path)
+{
+	const char *b = strrchr(path, '/');
+
+	return b ? b + 1 : path;
+}
+
 static void
 test_traces_load(void **state)
 {
-	char pattern[512];
 	glob_t g;
 
 	(void)state;
-	snprintf(pattern, sizeof(pattern), "%s/*.csv", traces_dir());
-	assert_int_equal(glob(pattern, 0, NULL, &g), 0);
+	glob_traces(&g);
 	for (size_t i = 0; i < g.gl_pathc; i++) {
 		struct trace t;
 		unsigned line = 0;
@@ -1091,15 +1108,13 @@ test_steady_writes(void **state)
 static void
 test_all_within_auto_max(void **state)
 {
-	char pattern[512];
 	glob_t g;
 
 	(void)state;
-	snprintf(pattern, sizeof(pattern), "%s/*.csv", traces_dir());
-	assert_int_equal(glob(pattern, 0, NULL, &g), 0);
+	glob_traces(&g);
 	for (size_t i = 0; i < g.gl_pathc; i++) {
-		const char *base = strrchr(g.gl_pathv[i], '/');
-		const struct trace *t = trace_named(base ? base + 1 : g.gl_pathv[i]);
+		const char *base = base_of(g.gl_pathv[i]);
+		const struct trace *t = trace_named(base);
 		int cap = 0;
 
 		for (size_t k = 0; k < t->n_rows; k++)
@@ -1127,7 +1142,7 @@ test_all_within_auto_max(void **state)
 						 strncmp(r.polls[k].reason, "hold top ", 9) == 0)))))
 						fail_msg("%s, shipped, %s, seed %u: %d at poll %zu, above max = auto "
 							 "(%d)",
-							 base ? base + 1 : g.gl_pathv[i],
+							 base,
 							 policy_name((enum policy_kind)p), seed, r.polls[k].value, k,
 							 cap);
 				/* Nor anywhere else: on zram (auto's top is 200) no policy spares
@@ -1136,7 +1151,7 @@ test_all_within_auto_max(void **state)
 					if (cap != 100 && strncmp(r.polls[k].reason, "spare the cache", 15) == 0)
 						fail_msg("%s, shipped, %s, seed %u: spares the cache at poll %zu "
 							 "with max = auto at %d",
-							 base ? base + 1 : g.gl_pathv[i],
+							 base,
 							 policy_name((enum policy_kind)p), seed, k, cap);
 				replay_free(&r);
 			}
@@ -1154,16 +1169,14 @@ test_all_within_auto_max(void **state)
 static void
 test_mglru_range(void **state)
 {
-	char pattern[512];
 	glob_t g;
 	unsigned n_mglru = 0, outside_classic = 0;
 
 	(void)state;
-	snprintf(pattern, sizeof(pattern), "%s/*.csv", traces_dir());
-	assert_int_equal(glob(pattern, 0, NULL, &g), 0);
+	glob_traces(&g);
 	for (size_t i = 0; i < g.gl_pathc; i++) {
-		const char *base = strrchr(g.gl_pathv[i], '/');
-		const struct trace *t = trace_named(base ? base + 1 : g.gl_pathv[i]);
+		const char *base = base_of(g.gl_pathv[i]);
+		const struct trace *t = trace_named(base);
 		struct trace classic = *t;
 
 		if (t->n_rows == 0 || !t->rows[0].s.mglru)
@@ -1189,7 +1202,7 @@ test_mglru_range(void **state)
 						if (r.polls[k].value < REGULATOR_MGLRU_MIN ||
 						    r.polls[k].value > REGULATOR_MGLRU_MAX)
 							fail_msg("%s (multi-gen LRU), %s, %s, seed %u: %d at poll %zu",
-								 base ? base + 1 : g.gl_pathv[i], setups[s],
+								 base, setups[s],
 								 policy_name((enum policy_kind)p), seed, r.polls[k].value,
 								 k);
 					replay_free(&r);

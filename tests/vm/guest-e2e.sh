@@ -317,15 +317,22 @@ check "live exposure equals the offline figure" test -n "$live" -a "$live" = "$o
 check "exposure is 0.6 or less (0.5, and 0.1 for CAP_SYS_RESOURCE)" awk -v e="$live" 'BEGIN { exit !(e != "" && e <= 0.6) }'
 systemctl stop $UNIT
 
+# A start the daemon refuses, and systemd must not retry (RestartPreventExitStatus=): the unit
+# failed with STATUS, no restart within RestartSec=, the journal has the fixed string WHY, the
+# knob is as it was.
+refused_start() { # STATUS WHY
+	systemctl start $UNIT
+	sleep 5
+	check "the unit failed" test "$(systemctl is-active $UNIT)" = failed
+	check "with exit status $1" test "$(systemctl show -p ExecMainStatus --value $UNIT)" = "$1"
+	check "and was not restarted" test "$(systemctl show -p NRestarts --value $UNIT)" = 0
+	check "the journal says: $2" bash -c 'journalctl -u "$1" --no-pager | grep -qF -- "$2"' _ "$UNIT" "$2"
+	check "the knob is untouched by the refused start" test "$(knob)" = "$ORIG"
+}
+
 step "7. a config that does not parse at start: exit 78, no restart loop"
 sed -i 's/^max = 30$/max = 300/' $CONF
-systemctl start $UNIT
-sleep 5
-check "the unit failed" test "$(systemctl is-active $UNIT)" = failed
-check "with exit status 78" test "$(systemctl show -p ExecMainStatus --value $UNIT)" = 78
-check "and was not restarted" test "$(systemctl show -p NRestarts --value $UNIT)" = 0
-check "the journal names file:line" bash -c "journalctl -u $UNIT --no-pager | grep -q \"$CONF:$line: key 'max'\""
-check "the knob is untouched by the failed start" test "$(knob)" = "$ORIG"
+refused_start 78 "$CONF:$line: key 'max'"
 
 step "7b. a lock that is not root's (the state directory is not the daemon's alone): exit 73, no restart loop"
 sed -i 's/^max = 300$/max = 30/' $CONF
@@ -334,13 +341,7 @@ LOCK=/run/autoswappiness/lock
 # RuntimeDirectoryPreserve=yes keeps the directory and its lock between runs; the lock given
 # to another user is what a foreign process could have prepared.
 touch $LOCK && chown 65534:65534 $LOCK
-systemctl start $UNIT
-sleep 5
-check "the unit failed" test "$(systemctl is-active $UNIT)" = failed
-check "with exit status 73" test "$(systemctl show -p ExecMainStatus --value $UNIT)" = 73
-check "and was not restarted" test "$(systemctl show -p NRestarts --value $UNIT)" = 0
-check "the journal names the lock" bash -c "journalctl -u $UNIT --no-pager | grep -q '$LOCK'"
-check "the knob is untouched by the refused start" test "$(knob)" = "$ORIG"
+refused_start 73 "refusing to start: '$LOCK'"
 rm -f $LOCK
 systemctl reset-failed $UNIT
 
