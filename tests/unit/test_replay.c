@@ -640,8 +640,7 @@ static const struct expect expects[] = {
 	{"phased-s100.csv", "shipped", POLICY_TENDENCY, "phase2", SETTLE, 0, 100, 0,
 	 "none in phase 2, where 200 costs 80 times the swap-ins: the stream keeps 8-14% of RAM in "
 	 "the cache at 100"},
-	{"phased-s200.csv", "shipped", POLICY_TENDENCY, "phase2", SETTLE, 0, 100, 0,
-	 "and 26-35% at 200"},
+	{"phased-s200.csv", "shipped", POLICY_TENDENCY, "phase2", SETTLE, 0, 100, 0, "and 26-35% at 200"},
 	{"responsiveness-s100.csv", "shipped", POLICY_TENDENCY, "pass1", SETTLE, 100, 100, 0,
 	 "no " SPARE " in responsiveness, where 200 costs the probe (p99 10.4-15.3 ms against "
 	 "9.3-10.1 at 100 in the benchmark): the swap-ins of setup and the start of pass 1 "
@@ -1142,17 +1141,15 @@ test_all_within_auto_max(void **state)
 						 strncmp(r.polls[k].reason, "hold top ", 9) == 0)))))
 						fail_msg("%s, shipped, %s, seed %u: %d at poll %zu, above max = auto "
 							 "(%d)",
-							 base,
-							 policy_name((enum policy_kind)p), seed, r.polls[k].value, k,
-							 cap);
+							 base, policy_name((enum policy_kind)p), seed, r.polls[k].value,
+							 k, cap);
 				/* Nor anywhere else: on zram (auto's top is 200) no policy spares
 				 * the cache. */
 				for (size_t k = 0; k < r.n_polls; k++)
 					if (cap != 100 && strncmp(r.polls[k].reason, "spare the cache", 15) == 0)
 						fail_msg("%s, shipped, %s, seed %u: spares the cache at poll %zu "
 							 "with max = auto at %d",
-							 base,
-							 policy_name((enum policy_kind)p), seed, k, cap);
+							 base, policy_name((enum policy_kind)p), seed, k, cap);
 				replay_free(&r);
 			}
 		}
@@ -1202,9 +1199,8 @@ test_mglru_range(void **state)
 						if (r.polls[k].value < REGULATOR_MGLRU_MIN ||
 						    r.polls[k].value > REGULATOR_MGLRU_MAX)
 							fail_msg("%s (multi-gen LRU), %s, %s, seed %u: %d at poll %zu",
-								 base, setups[s],
-								 policy_name((enum policy_kind)p), seed, r.polls[k].value,
-								 k);
+								 base, setups[s], policy_name((enum policy_kind)p),
+								 seed, r.polls[k].value, k);
 					replay_free(&r);
 					assert_int_equal(replay_run(&classic, &rc, &r), 0);
 					for (size_t k = 0; k < r.n_polls; k++)
