@@ -28,7 +28,7 @@ def lines(data, checks):
     `daemon default`. [] without checks."""
     if not checks:
         return []
-    out = ["The goals the default is held to, per swap mode (figures: its time over the other setting's, lower is "
+    out = [f"The goals the default is held to, per {'LRU and ' if data.lru_named() else ''}swap mode (figures: its time over the other setting's, lower is "
            "better, with the 95% interval in brackets; a clear win or loss is one whose interval lies wholly on one "
            "side; [bench/RESULTS.md](bench/RESULTS.md) explains each miss):", ""]
     for swap in data.swaps:
