@@ -93,6 +93,9 @@ def _loss60(swap, m60, wls):
     clear = [w for w in wls if w in m60 and m60[w]["low"] is not None and m60[w]["low"] > b]
     unknown = [w for w in wls if w not in m60 or m60[w]["low"] is None]
     detail = "; ".join(x for x in (_named(m60, clear), _unresolved(unknown)) if x)
+    if not detail and wls:  # met: the workload that came closest
+        top = max(wls, key=lambda w: m60[w]["ratio"])
+        detail = f"highest {_named(m60, [top])}"
     return Check(swap, f"against static 60, no workload's interval above {b:.2f}", not clear and not unknown,
                  detail, "2", tuple(clear), tuple(wls))
 

@@ -757,7 +757,7 @@ def counters_table(data, res, swap, wl):
     cols = model.RUN_COUNTERS + [model.Counter("wall_s", "wall", 1, "s")]
     out = ["Kernel counters per run: medians over the repetitions, (CV); PSI memory stall totals in seconds, swap-ins, "
            "swap-outs and refaults in pages, wall time of the whole run; and the daemon's writes of vm.swappiness per "
-           "minute of the run (issue 13: never oscillate).\n",
+           f"minute of the run (target (4): at most {model.TARGET_WRITES_PER_MIN_MAX} in the median run).\n",
            "| setting | " + " | ".join(f"{c.label}" + (" s" if c.unit == "s" else "") for c in cols) + " | writes/min |",
            "| --- |" + " --- |" * (len(cols) + 1)]
     for s in data.settings_of(wl, swap):
