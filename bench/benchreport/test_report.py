@@ -393,12 +393,6 @@ class Why(unittest.TestCase):
         self.assertIsNone(why.floor([10.0], []))
         self.assertIsNone(why.floor([0.0], [1.0]))
 
-    def test_a_bound_inside_the_interval_is_noise(self):
-        self.assertTrue(why.within_noise(0.79, 1.38, 1.05))
-        self.assertTrue(why.within_noise(0.8, 0.9, 0.8))
-        self.assertFalse(why.within_noise(1.07, 1.13, 1.05))
-        self.assertFalse(why.within_noise(None, None, 1.0))
-
     def test_the_workloads_each_missed_target_names(self):
         # A clear loss to 60 on phased (2), dirtier clearly above 1.10 of its best (3), both over
         # 20 writes a minute (4) and no clear win on the mean (1): only (2) and (3) are explained.

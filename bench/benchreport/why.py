@@ -108,12 +108,6 @@ def split_at_reclaim(mine, best):
     return Split(b, a, w, bb, ab, wb, b - bb > 0 and b - bb >= a - ab)
 
 
-def within_noise(low, high, bound):
-    """Whether an interval (low, high) includes a target's bound: then, with these repetitions,
-    whether the target is met cannot be told from noise. False without an interval."""
-    return low is not None and high is not None and low <= bound <= high
-
-
 def misses(checks, keys=model.TARGETS_EXPLAINED):
     """{workload: [keys of the targets it misses]} from choose.check_targets' list for one mode,
     in the order the checks name them, among the targets in keys (those RESULTS.md explains: a
