@@ -42,8 +42,9 @@ def choose_default(rows, policy_of):
     return policy_of[best], geo
 
 
-# key: the target's letter in RESULTS.md (a-d); workloads: those that miss it; among: those it
-# holds on (b, the geometric mean: none of its own).
+# key: the target's number in RESULTS.md (issue 46's targets, 1-4); detail: the figure and its
+# interval (the geometric mean's), or the workloads that miss with theirs ("" when there is
+# nothing to say); workloads: those that miss it clearly; among: those it holds on.
 Check = namedtuple("Check", "swap target met detail key workloads among", defaults=("", (), ()))
 
 
@@ -51,40 +52,79 @@ def _ci(r):
     return text.fmt_ci(r["ratio"], r["low"], r["high"])
 
 
-def check_targets(rows, rows60, setting):
-    """Issue 13's targets (and issue 5's against static 60) for one setting, per swap mode:
-    a list of Check(swap, target, met, detail)."""
+def _named(rows, ws):
+    return ", ".join(f"{w} {_ci(rows[w])}" for w in ws)
+
+
+def _unresolved(ws):
+    return f"no interval on {', '.join(ws)}" if ws else ""
+
+
+def check_targets(rows, rows60, setting, writes=None):
+    """Issue 46's targets for one setting, in every LRU and swap mode (a mode of the rows): a
+    list of Check, per mode (1) a clear win over static 60 on the geometric mean, (2) no clear
+    loss to it on any workload, (3) the geometric mean at most TARGET_GEOMEAN_MAX of the best
+    fixed value and no workload clearly above TARGET_WORKLOAD_LOW_ABOVE of it, and with writes
+    ({(mode, workload): the median run's writes a minute}) (4) at most
+    TARGET_WRITES_PER_MIN_MAX of them on every workload. A figure without an interval (too few
+    runs) or not measured shows nothing: the target is missed, not met."""
     out = []
     for swap in dict.fromkeys(r["swap"] for r in rows):
         mine = {r["workload"]: r for r in rows if r["swap"] == swap and r["setting"] == setting}
         wls = [w for w in mine if w != GEOMEAN]
         if not wls:
             continue
-        over = [w for w in wls if mine[w]["ratio"] > model.TARGET_RATIO_MAX]
-        out.append(Check(swap, f"ratio at most {model.TARGET_RATIO_MAX:.2f} on every workload", not over,
-                         ", ".join(f"{w} {_ci(mine[w])}" for w in over) if over else "met", "a", tuple(over),
-                         tuple(wls)))
-        g = mine.get(GEOMEAN)
-        if g is not None:
-            ok = g["ratio"] <= model.TARGET_GEOMEAN_MAX
-            out.append(Check(swap, f"geometric mean at most {model.TARGET_GEOMEAN_MAX:.2f}", ok,
-                             _ci(g), "b"))
-        p = mine.get("phased")
-        if p is not None:
-            ok = p["high"] is not None and p["high"] < model.TARGET_PHASED_HIGH_BELOW
-            out.append(Check(swap, f"phased: interval below {model.TARGET_PHASED_HIGH_BELOW:.2f} (better than every "
-                             "static value)", ok, _ci(p), "c", () if ok else ("phased",), ("phased",)))
-        out.append(_check_vs60(rows, rows60, swap, setting, wls))
+        m60 = {r["workload"]: r for r in rows60 if r["swap"] == swap and r["setting"] == setting}
+        out += [_win60(swap, m60), _loss60(swap, m60, wls), _best(swap, mine, wls)]
+        if writes is not None:
+            out.append(_writes(swap, wls, writes))
     return out
 
 
-def _check_vs60(rows, rows60, swap, setting, wls):
-    s60 = {r["workload"]: r for r in rows if r["swap"] == swap and r["setting"] == "static " + model.KERNEL_DEFAULT}
-    m60 = {r["workload"]: r for r in rows60 if r["swap"] == swap and r["setting"] == setting}
-    where = [w for w in wls if w in s60 and s60[w]["ratio"] > 1]
-    miss = [w for w in where if w not in m60 or m60[w]["ratio"] > model.TARGET_VS_60_MAX]
-    detail = ("met" if not miss else "; ".join(
-        f"{w} (at {_ci(m60[w]) if w in m60 else 'n/a'} of static 60; the best static value is at "
-        f"{text.fmt_ratio(1 / s60[w]['ratio']) if s60[w]['ratio'] else 'n/a'})" for w in miss))
-    return Check(swap, f"at most {model.TARGET_VS_60_MAX:.2f} of static 60 where 60 is not the best static value "
-                 f"({', '.join(where) or 'nowhere'})", not miss, detail, "d", tuple(miss), tuple(where))
+def _win60(swap, m60):
+    b, g = model.TARGET_WIN60_HIGH_BELOW, m60.get(GEOMEAN)
+    ok = g is not None and g["high"] is not None and g["high"] < b
+    return Check(swap, f"against static 60, the geometric mean's interval below {b:.2f}", ok,
+                 _ci(g) if g is not None else "not measured", "1")
+
+
+def _loss60(swap, m60, wls):
+    b = model.TARGET_LOSS60_LOW_ABOVE
+    clear = [w for w in wls if w in m60 and m60[w]["low"] is not None and m60[w]["low"] > b]
+    unknown = [w for w in wls if w not in m60 or m60[w]["low"] is None]
+    detail = "; ".join(x for x in (_named(m60, clear), _unresolved(unknown)) if x)
+    if not detail and wls:  # met: the workload that came closest
+        top = max(wls, key=lambda w: m60[w]["ratio"])
+        detail = f"highest {_named(m60, [top])}"
+    return Check(swap, f"against static 60, no workload's interval above {b:.2f}", not clear and not unknown,
+                 detail, "2", tuple(clear), tuple(wls))
+
+
+def _best(swap, mine, wls):
+    b, g = model.TARGET_WORKLOAD_LOW_ABOVE, mine.get(GEOMEAN)
+    clear = [w for w in wls if mine[w]["low"] is not None and mine[w]["low"] > b]
+    unknown = [w for w in wls if mine[w]["low"] is None]
+    geo_ok = g is not None and g["ratio"] is not None and g["ratio"] <= model.TARGET_GEOMEAN_MAX
+    detail = "; ".join(x for x in (
+        f"geometric mean {_ci(g) if g is not None else 'not measured'}",
+        f"above {b:.2f}: {_named(mine, clear)}" if clear else "", _unresolved(unknown)) if x)
+    return Check(swap, f"against the best fixed value, the geometric mean at most {model.TARGET_GEOMEAN_MAX:.2f} and "
+                 f"no workload's interval above {b:.2f}", geo_ok and not clear and not unknown, detail, "3",
+                 tuple(clear), tuple(wls))
+
+
+def _writes(swap, wls, writes):
+    b = model.TARGET_WRITES_PER_MIN_MAX
+    per = {w: writes[(swap, w)] for w in wls if (swap, w) in writes}
+    over = [w for w in wls if w in per and per[w] > b]
+    unknown = [w for w in wls if w not in per]
+    if over:
+        detail = ", ".join(f"{w} {per[w]:.1f}" for w in over)
+    elif per:
+        top = max(per, key=per.get)
+        detail = f"at most {per[top]:.1f}, {top}"
+    else:
+        detail = ""
+    detail = "; ".join(x for x in (detail, "not counted on " + ", ".join(unknown) if unknown else "") if x)
+    return Check(swap, f"at most {b} writes a minute in the median run of every workload", not over and not unknown,
+                 detail, "4", tuple(over), tuple(wls))

@@ -195,6 +195,12 @@ class Data:
         return {r["rep"]: float(r[col]) for r in self.runs_of(swap, wl, setting)
                 if self.ok(r) and fnum(r.get(col)) is not None}
 
+    def median_writes(self, setting):
+        """{(mode, workload): the writes a minute of the setting's median run} where any run
+        counted them (issue 46's target 4)."""
+        return {(sw, wl): statistics.median(v) for sw in self.swaps for wl in self.workloads
+                if (v := self.writes_per_min(sw, wl, setting))}
+
     def writes_per_min(self, swap, wl, setting):
         """The daemon's writes per minute of each run that exited 0 (none for a static value)."""
         out = []

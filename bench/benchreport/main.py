@@ -93,7 +93,8 @@ def run(rdir, bdir):
     choice, geo = choose.choose_default(rows, data.policy_of())
     with open(os.path.join(results, "default-policy.txt"), "w") as f:
         f.write(f"{choice or ''}\n")
-    checks = {model.label(s): choose.check_targets(rows, rows60, model.label(s)) for s in data.daemons}
+    checks = {model.label(s): choose.check_targets(rows, rows60, model.label(s), data.median_writes(s))
+              for s in data.daemons}
     pl = draw(data, res, rows, bdir)
     head = markdown.plain_headline(data, rows, rows60)
     with open(os.path.join(bdir, "RESULTS.md"), "w") as f:
@@ -103,7 +104,7 @@ def run(rdir, bdir):
     top = os.path.dirname(bench_abs)
     if data.host.get("quick") != "1":
         rel = os.path.relpath(os.path.join(bench_abs, "plots"), top)
-        words = goals.lines(data, res, rows, rows60, checks.get(model.label("default"), []))
+        words = goals.lines(data, checks.get(model.label("default"), []))
         readme.update(os.path.join(top, "README.md"), readme.block(data, head, pl.get("summary"), rel, words))
     print(f"report.py: wrote {os.path.join(bdir, 'RESULTS.md')}, {len(os.listdir(os.path.join(bdir, 'plots')))} plots, "
           f"default policy {choice or 'none'}")

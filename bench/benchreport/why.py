@@ -1,8 +1,7 @@
 """Why a daemon setting misses a target, in numbers the report already has: where the daemon
 held vm.swappiness while a workload was measured, against the best static value there
-(bands); which part of a figure sets it (worst); phased against each static value as a whole,
-the comparison the words of target (c) ask for (versus_statics); and the workloads each
-missed target names (misses). Pure: no files, no text."""
+(bands); which part of a figure sets it (worst); phased against each static value as a whole
+(versus_statics); and the workloads each missed target names (misses). Pure: no files, no text."""
 import statistics
 from collections import namedtuple
 
@@ -78,11 +77,6 @@ def switches(head, setting, names):
     return out
 
 
-def better_than_every(vs):
-    """Whether every ratio of versus_statics() has an interval below target (c)'s bound."""
-    return bool(vs) and all(r.high is not None and r.high < model.TARGET_PHASED_HIGH_BELOW for r in vs.values())
-
-
 def floor(work, own):
     """The lowest ratio any setting can reach against a figure (work: its values, one per run)
     that holds a fixed amount of the work's own CPU time (own: its values), which no setting
@@ -114,18 +108,13 @@ def split_at_reclaim(mine, best):
     return Split(b, a, w, bb, ab, wb, b - bb > 0 and b - bb >= a - ab)
 
 
-def within_noise(low, high, bound):
-    """Whether an interval (low, high) includes a target's bound: then, with these repetitions,
-    whether the target is met cannot be told from noise. False without an interval."""
-    return low is not None and high is not None and low <= bound <= high
-
-
-def misses(checks):
-    """{workload: [keys of the targets it misses]} from choose.check_targets' list for one swap
-    mode, in the order the checks name them."""
+def misses(checks, keys=model.TARGETS_EXPLAINED):
+    """{workload: [keys of the targets it misses]} from choose.check_targets' list for one mode,
+    in the order the checks name them, among the targets in keys (those RESULTS.md explains: a
+    clear loss against 60 and clearly above the bound against the best fixed value)."""
     out = {}
     for c in checks:
-        if not c.met:
+        if not c.met and c.key in keys:
             for w in c.workloads:
                 out.setdefault(w, []).append(c.key)
     return out
