@@ -717,7 +717,7 @@ def why_section(data, res, rows, rows60, checks, setting="default"):
            "run, t0 to t1 of runs.csv), against the "
            "best static value of that figure. Where it misses (1), first whether any fixed value makes that "
            "clear win (the best fixed value of each workload against static 60, above).\n"]
-    said_any = False
+    said_miss = False
     for swap in data.swaps:
         cs = [c for c in checks[lbl] if c.swap == swap]
         miss = why.misses(cs)
@@ -727,7 +727,7 @@ def why_section(data, res, rows, rows60, checks, setting="default"):
         reach = reach_line(data, res, rows60, swap, setting) if any(c.key == "1" and not c.met for c in cs) else None
         if not miss and not geo and not reach:
             continue
-        said_any = True
+        said_miss = said_miss or bool(miss or geo)
         out.append(f"**{data.title(swap)}** (the daemon read its file there as: "
                    f"{data.guest.get(swap, {}).get(f'config_{setting}') or '?'})\n")
         if reach:
@@ -772,7 +772,7 @@ def why_section(data, res, rows, rows60, checks, setting="default"):
             out.append(f"- the geometric mean misses (3) at {fmt_ci(g['ratio'], g['low'], g['high'])}; the workloads "
                        f"above {fmt_ratio(model.TARGET_GEOMEAN_MAX)}: {', '.join(above) or 'none'}.")
         out.append("")
-    if not said_any:
+    if not said_miss:
         out.append("No workload misses (2) or (3) in any LRU and swap mode.\n")
     return out
 

@@ -593,6 +593,22 @@ class WhyFromRawResults(unittest.TestCase):
             "daemon default": choose.check_targets(ok, rows60, "daemon default")})
         self.assertEqual(md[-1], "No workload misses (2) or (3) in any LRU and swap mode.\n")
 
+    def test_a_miss_of_1_alone(self):
+        # The mean against 60 moved to 0.95 [0.90-1.01]: (1) missed, (2) and (3) not on disk swap.
+        data = load.Data(self.d)
+        res = compare.compute(data)
+        rows, rows60 = targets.rows(res), targets.rows(res, against60=True)
+        ok = [dict(r, ratio=1.0, low=0.9, high=1.1) if r["setting"] == "daemon default" else r for r in rows]
+        for r in rows60:
+            if (r["swap"], r["workload"], r["setting"]) == ("disk", targets.GEOMEAN, "daemon default"):
+                r.update(ratio=0.95, low=0.9, high=1.01)
+        md = markdown.why_section(data, res, ok, rows60, {
+            "daemon default": choose.check_targets(ok, rows60, "daemon default")})
+        self.assertEqual([x for x in md if x.startswith("- ")][0][:96],
+                         "- (1), a clear win over static 60 on average, missed at 0.95 [0.90-1.01]: a fixed value for each")
+        self.assertEqual(sum(x.startswith("- ") for x in md), 1)
+        self.assertEqual(md[-1], "No workload misses (2) or (3) in any LRU and swap mode.\n")
+
     def test_the_parts_of_the_dirtier_each_against_its_own_best_static_value(self):
         # Pass 1 takes 5 s everywhere (static 0, the first listed, is its best); the rest is
         # the whole less pass 1: 10.5 s under the default, 10 s under static 200, the best.
