@@ -323,8 +323,10 @@ def oracle_section(data, res):
             if o is None or (not allowed and mine is not None and _statics_of(o) == _statics_of(mine)):
                 continue
             which = (f"those the daemon may write ({model.MGLRU_MIN}-{model.MGLRU_MAX})" if allowed and off
-                     else "every one that ran" + (" (the daemon may write each)" if allowed else f", with {_values(off)}"))
-            cells = [f"{o.picks[w][0]}: {fmt_ci(*o.picks[w][1][:3])}" if w in o.picks else "n/a" for w in data.workloads]
+                     else "every one that ran"
+                     + (" (the daemon may write each)" if allowed else f", with {_values(off)}"))
+            cells = [f"{o.picks[w][0]}: {fmt_ci(*o.picks[w][1][:3])}" if w in o.picks else "n/a"
+                     for w in data.workloads]
             rows.append(f"| {data.title(mode)} | {which} | " + " | ".join(cells) + " | "
                         + (fmt_ci(*o.geo[:3]) if o.geo else "n/a") + " |")
     if not rows:
@@ -370,7 +372,9 @@ def reach_line(data, res, rows60, swap, setting="default"):
         short = oracle.against(res, swap, setting, o)
         said = (f"a fixed value for each workload does clearly beat {k60} here: the best one {may} for each workload "
                 f"({_picks_words(o)}) comes to {fmt_ci(*o.geo[:3])} of static {k60} on average (an oracle that knew "
-                f"each workload)" + (f"; `{lbl}` is at {fmt_ci(*short[:3])} of that oracle ({_short_words(short)})" if short else "") + ".")
+                f"each workload)"
+                + (f"; `{lbl}` is at {fmt_ci(*short[:3])} of that oracle ({_short_words(short)})" if short else "")
+                + ".")
     else:
         said = (f"no fixed value {may} clearly beats {k60} here: the best of them for each workload "
                 f"({_picks_words(o)}) comes to {fmt_ci(*o.geo[:3])} of static {k60} on average (an oracle that knew "
