@@ -15,6 +15,7 @@ from . import goals
 from . import load
 from . import markdown
 from . import model
+from . import oracle
 from . import plots
 from . import readme
 from . import targets
@@ -104,7 +105,8 @@ def run(rdir, bdir):
     top = os.path.dirname(bench_abs)
     if data.host.get("quick") != "1":
         rel = os.path.relpath(os.path.join(bench_abs, "plots"), top)
-        words = goals.lines(data, checks.get(model.label("default"), []))
+        reach = {m: o.geo for m in data.swaps for o in [oracle.oracle(res, m, True)] if o is not None and o.geo}
+        words = goals.lines(data, checks.get(model.label("default"), []), reach)
         readme.update(os.path.join(top, "README.md"), readme.block(data, head, pl.get("summary"), rel, words))
     print(f"report.py: wrote {os.path.join(bdir, 'RESULTS.md')}, {len(os.listdir(os.path.join(bdir, 'plots')))} plots, "
           f"default policy {choice or 'none'}")

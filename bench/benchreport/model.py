@@ -155,6 +155,10 @@ CONFIDENCE = 0.95
 # level helps (the interval cannot be wider than the ranges' ratio): about 90%.
 BOOTSTRAP_LEVEL = {3: 0.975, 4: 0.975}  # runs -> nominal level; CONFIDENCE for more runs
 SMALL_N_COVERAGE = {3: "about 90%"}     # what the interval covers with so few runs
+# The values the daemon writes under the multi-gen LRU: include/regulator.h's
+# REGULATOR_MGLRU_MIN..REGULATOR_MGLRU_MAX (0, 1 and 200 are other mechanisms there; test_report
+# checks that they agree). Under the classic LRU it may write every value the run measured.
+MGLRU_MIN, MGLRU_MAX = 2, 199
 # Fewer runs than this per setting: no interval, no claim that a difference is real.
 MIN_N = 3
 # The kernel's default vm.swappiness.
