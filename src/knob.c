@@ -146,8 +146,11 @@ knob_state_dir_open(const char *dir, char *why, size_t why_len)
 
 /* Opens name in the state directory with flags (O_NOFOLLOW, O_NONBLOCK: a
  * link or FIFO is never followed or waited on) and checks that only root
- * controls it. Returns the fd, -EPERM with the reason in why, or a negative
- * errno. */
+ * controls it. A file the open refuses is looked at too: a symlink (ELOOP),
+ * and one of another user's that root may not open (EACCES: under the unit's
+ * PrivateUsers=, root has no CAP_DAC_OVERRIDE over a uid outside its user
+ * namespace), so that both are refused as not root's, not failed on. Returns
+ * the fd, -EPERM with the reason in why, or a negative errno. */
 static int
 open_record(int dfd, const char *name, int flags, char *why, size_t why_len)
 {
@@ -158,7 +161,7 @@ open_record(int dfd, const char *name, int flags, char *why, size_t why_len)
 	fd = openat(dfd, name, flags | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		r = -errno;
-		if (r == -ELOOP && fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		if ((r == -ELOOP || r == -EACCES || r == -EPERM) && fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 		    fileio_check_private(&st, false, why, why_len) < 0)
 			return -EPERM;
 		return r;

@@ -73,6 +73,21 @@ check "a symlink as the lock: the error says so" \
 check "a symlink as the lock: its target is not truncated" test "$(cat /run/victim)" = "do not truncate"
 rm -f /run/victim
 sd_reset
+# Another user's lock, as the unit's sandbox meets it: under PrivateUsers= root has no
+# CAP_DAC_OVERRIDE over a uid outside its user namespace, so the open itself fails (EACCES).
+# Refused as not root's (exit 73, no restart), not a failure systemd restarts (the VM e2e's
+# step 7b found it); root without that capability here is the same.
+touch "$STATE/lock"
+chown nobody "$STATE/lock"
+chmod 0600 "$STATE/lock"
+set_knob 60
+expect_rc 73 "another user's lock that root may not open: the daemon refuses to start" \
+	timeout -k 10 "$SD_TIMEOUT" setpriv --bounding-set=-dac_override,-dac_read_search \
+	"$BIN" --foreground -c "$CONF/fast.conf"
+check "another user's lock that root may not open: the error names it and why" \
+	grep -qF "refusing to start: '$STATE/lock' is owned by uid $(id -u nobody), not by root" "$WORK/err"
+check "another user's lock that root may not open: the knob is untouched" knob_is 60
+sd_reset
 
 # --- forged records -------------------------------------------------------------
 # forged_original WHAT WHY: the daemon ignores the record, says why, regulates,
