@@ -210,10 +210,6 @@ def runs_on(setting, wl):
     return not is_switch(setting) or wl == "phased"
 
 
-def metric_of(workload, name):
-    return next(m for m in METRICS[workload] if m.name == name)
-
-
 def headline(workload):
     """The headline metric of a workload (phased: its first phase; its figure is the worse phase)."""
     return METRICS[workload][0]
