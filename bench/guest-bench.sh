@@ -13,11 +13,18 @@
 # Between runs: daemon stopped, knob back to 60, swapoff, (zram: device reset), swapon, (WASHOUT=1:
 # sync, drop caches, the dirtier over WASHOUT_MIB, one pass, swapoff, swapon again), sync, drop
 # caches, 1 s pause.
-# A numeric setting is a static vm.swappiness; a name is a daemon configuration, started with
-# systemctl from the installed unit with /etc/autoswappiness.conf a verbatim copy of
-# /mnt/share/configs/NAME.conf (setting "default": configs/shipped.conf, the shipped file).
-# A switch setting AtoB (phased only; left out of the other workloads) is static A, and B from
-# phase 2 on, written by wl-phased.sh at the boundary (PHASED_SWITCH_TO).
+# A name is a daemon configuration, started with systemctl from the installed unit with
+# /etc/autoswappiness.conf a verbatim copy of /mnt/share/configs/NAME.conf (setting "default":
+# configs/shipped.conf, the shipped file). A numeric setting is a static vm.swappiness, written
+# here, with the daemon beside it as shipped but in a dry run (a drop-in sets dry_run = yes: it
+# polls, decides and logs as the default does and never writes), started the same way at the
+# same moment: a static run then differs from a daemon run by the daemon's writes only, not by
+# its start just before the workload or its locked pages (bench/EXPERIMENTS.md,
+# presence-2026-12-06: beside a daemon pinned at the same value, phased's phase 1 took 0.89
+# times as long). A bare setting bareN is static N with no daemon at all: the daemon's presence
+# is measured by it. A switch setting AtoB (phased only; left out of the other workloads) is
+# static A, and B from phase 2 on, written by wl-phased.sh at the boundary (PHASED_SWITCH_TO),
+# beside a dry-run daemon.
 #
 # Writes to /mnt/share/out: runs.csv (one row per run: wall time, counter deltas, PSI totals,
 # OOM kills, the LRU), metrics.csv (the workload's RESULT figures), ts/MODE-*.csv (the
@@ -41,6 +48,11 @@ die() { say "FATAL: $*"; exit 1; }
 
 mkdir -p "$OUT/ts" "$OUT/logs" || die "cannot create $OUT"
 is_static() { [[ $1 =~ ^[0-9]+$ ]]; }
+# Static N with no daemon beside it. Sets bare_value.
+is_bare() {
+	[[ $1 =~ ^bare([0-9]+)$ ]] || return 1
+	bare_value=${BASH_REMATCH[1]}
+}
 # A switch: static A, then B from phased's phase 2 on. Sets switch_from and switch_to.
 is_switch() {
 	[[ $1 =~ ^([0-9]+)to([0-9]+)$ ]] || return 1
@@ -144,7 +156,7 @@ export BENCH_TREE_MB BENCH_COLD_MB
 	echo "guest_sizes=DIRTIER_MIB=$DIRTIER_MIB WASHOUT_MIB=$WASHOUT_MIB COMPILE_IDLE_MIB=$COMPILE_IDLE_MIB RESP_DIRTIER_MIB=$RESP_DIRTIER_MIB PHASED_IDLE_MIB=$PHASED_IDLE_MIB PHASED_ACTIVE_MIB=$PHASED_ACTIVE_MIB"
 	# What each configuration resolves to on this machine (max = auto depends on the swap).
 	for c in $SETTINGS; do
-		is_static "$c" || is_switch "$c" && continue
+		is_static "$c" || is_switch "$c" || is_bare "$c" && continue
 		f=$SHARE/configs/$(conf_of "$c").conf
 		echo "config_$c=$(/usr/local/sbin/autoswappiness --once --dry-run -c "$f" 2>&1 |
 			sed -n 's/^.*\(policy=[^ ]*\).* \(max=[0-9]*\) .*$/\1 \2/p' | head -n 1)"
@@ -158,15 +170,24 @@ stop_daemon() {
 	fi
 }
 
-install_conf() { # SETTING: its configuration, verbatim, as /etc/autoswappiness.conf
+DRY_RUN_DROPIN=/etc/autoswappiness.conf.d/bench-dry-run.conf
+install_conf() { # SETTING: its configuration, verbatim, as /etc/autoswappiness.conf, and no drop-ins
 	cp -- "$SHARE/configs/$(conf_of "$1").conf" /etc/autoswappiness.conf ||
 		die "cannot install $SHARE/configs/$(conf_of "$1").conf"
+	rm -f -- "$DRY_RUN_DROPIN" || die "cannot remove $DRY_RUN_DROPIN"
+}
+# The daemon beside a static value: the shipped file, and a drop-in that makes it a dry run.
+install_dry_run() {
+	install_conf default
+	mkdir -p -- "${DRY_RUN_DROPIN%/*}" && printf '[daemon]\ndry_run = yes\n' >"$DRY_RUN_DROPIN" ||
+		die "cannot write $DRY_RUN_DROPIN"
 }
 
 # The cost test: a named policy polling every INTERVAL_MS, other keys as shipped.
 write_cost_conf() { # POLICY INTERVAL_MS
 	sed -e "s/^#\{0,1\}name = .*/name = $1/" -e "s/^#\{0,1\}interval_ms = .*/interval_ms = $2/" \
 		"$SHARE/configs/shipped.conf" >/etc/autoswappiness.conf
+	rm -f -- "$DRY_RUN_DROPIN" || die "cannot remove $DRY_RUN_DROPIN"
 }
 
 # The washout (WASHOUT=1): with the cache dropped, the dirtier over WASHOUT_MIB, one pass, at 60,
@@ -256,11 +277,18 @@ run_one() { # SETTING REP WARMUP
 		zram_watch &
 		zw=$!
 	fi
-	if is_static "$setting"; then
-		echo "$setting" >"$KNOB"
-	elif is_switch "$setting"; then
-		echo "$switch_from" >"$KNOB"
-		to=$switch_to
+	if is_bare "$setting"; then
+		echo "$bare_value" >"$KNOB"
+	elif is_static "$setting" || is_switch "$setting"; then
+		if is_static "$setting"; then
+			echo "$setting" >"$KNOB"
+		else
+			echo "$switch_from" >"$KNOB"
+			to=$switch_to
+		fi
+		conf=dry-run
+		install_dry_run
+		systemctl start "$UNIT" || note="daemon-start-failed"
 	else
 		conf=$(conf_of "$setting")
 		install_conf "$setting"
@@ -288,16 +316,21 @@ run_one() { # SETTING REP WARMUP
 	[[ ! -e /run/bench-timeout ]] || note+=" timeout"
 	kill -KILL -- "-$pid" 2>/dev/null
 	knob_end=$(cat "$KNOB")
-	if [[ -n $to ]]; then
-		[[ $knob_end == "$to" ]] || note+=" knob-changed"
-	elif ! is_static "$setting"; then
+	if [[ -n $conf ]]; then
 		systemctl is-active -q "$UNIT" || note+=" daemon-not-active"
 		journalctl -u "$UNIT" --no-pager --since "@$jt" -o cat >"$OUT/logs/$tag.journal" 2>/dev/null
-		writes=$(grep -c 'swappiness [0-9]* -> ' "$OUT/logs/$tag.journal")
 		grep -q 'by someone else' "$OUT/logs/$tag.journal" && note+=" daemon-yielded"
 		stop_daemon
-	elif [[ $knob_end != "$setting" ]]; then
-		note+=" knob-changed"
+	fi
+	if [[ -n $to ]]; then
+		[[ $knob_end == "$to" ]] || note+=" knob-changed"
+	elif is_bare "$setting"; then
+		[[ $knob_end == "$bare_value" ]] || note+=" knob-changed"
+	elif is_static "$setting"; then
+		# The dry run wrote nothing.
+		[[ $knob_end == "$setting" ]] || note+=" knob-changed"
+	else
+		writes=$(grep -c 'swappiness [0-9]* -> ' "$OUT/logs/$tag.journal")
 	fi
 	kill -TERM "$sampler" 2>/dev/null
 	wait "$sampler" 2>/dev/null

@@ -42,7 +42,13 @@
 #   BENCH_WORKLOADS   phased responsiveness compile compile-stream dirtier (in this order)
 #   BENCH_SWAP        "disk zram": the swap modes, each workload in each (disk: the virtio disk
 #                     /dev/vdb; zram: /dev/zram0 of BENCH_ZRAM_MB, the kernel's compressor)
-#   BENCH_STATICS     static values, default "60 200 zram:180 disk:100 mglru:199 200to60": a
+#   BENCH_STATICS     static values, default "60 200 zram:180 disk:100 mglru:199 200to60 bare60":
+#                     each static value (and switch) runs beside the daemon as shipped in a dry
+#                     run (it polls, decides and logs, never writes), started as a daemon row's
+#                     is, so that a static row differs from a daemon row by the daemon's writes
+#                     only (bench/EXPERIMENTS.md, presence-2026-12-06: beside a daemon pinned at
+#                     its value, phased's phase 1 took 0.89 times as long as with none); bareN
+#                     is static N with no daemon at all, which measures the daemon's presence. A
 #                     value runs on every LRU and swap mode, WHERE:VALUE only where WHERE (an
 #                     LRU, classic or mglru, a swap mode, disk or zram, or both, mglru-zram)
 #                     names it. The baselines users pick (issue 45): 180 on zram (Pop!_OS, the
@@ -190,7 +196,7 @@ swap_modes=${BENCH_SWAP:-disk zram}
 # The baselines users pick (issue 45): 180 on zram, 100 on disk swap (equal cost by the kernel's
 # documentation), and 199 under the multi-gen LRU, where 200 is another mechanism. The switch
 # measures what a controller could reach on phased at best (RESULTS.md, target (c)).
-statics=${BENCH_STATICS:-60 200 zram:180 disk:100 mglru:199$([[ " $workloads " != *" phased "* ]] || echo " 200to60")}
+statics=${BENCH_STATICS:-60 200 zram:180 disk:100 mglru:199$([[ " $workloads " != *" phased "* ]] || echo " 200to60") bare60}
 policies=${BENCH_POLICIES-}
 extra_configs=${BENCH_EXTRA_CONFIGS-}
 reps=${BENCH_REPS:-$([[ $quick == 1 ]] && echo 1 || echo 5)}
@@ -224,6 +230,8 @@ for m in $swap_modes; do
 done
 # A switch setting AtoB (guest-bench.sh): static A, then B from phased's phase 2 on.
 is_switch() { [[ $1 =~ ^([0-9]{1,3})to([0-9]{1,3})$ ]]; }
+# A bare setting bareN: static N with no daemon at all (the other statics run beside a dry-run one).
+is_bare() { [[ $1 =~ ^bare([0-9]{1,3})$ ]]; }
 for s in $statics; do
 	if [[ $s == *:* ]]; then # WHERE:VALUE: on one LRU, swap mode or both (LRU-SWAP) only
 		[[ ${s%%:*} =~ ^((classic|mglru)(-(disk|zram))?|disk|zram)$ ]] ||
@@ -235,26 +243,30 @@ for s in $statics; do
 			die "BENCH_STATICS: '$s': a switch's values are 0..200"
 		[[ " $workloads " == *" phased "* ]] ||
 			die "BENCH_STATICS: '$s' switches at phased's phase boundary, and BENCH_WORKLOADS has no phased"
+	elif is_bare "$s"; then
+		[[ ${BASH_REMATCH[1]} == "$((10#${BASH_REMATCH[1]}))" ]] && ((10#${BASH_REMATCH[1]} <= 200)) ||
+			die "BENCH_STATICS: '$s': a bare value is 0..200, written without leading zeros"
 	else
 		[[ $s =~ ^[0-9]{1,3}$ ]] && ((10#$s <= 200)) ||
-			die "BENCH_STATICS: '$s' is neither a value 0..200 nor a switch AtoB"
+			die "BENCH_STATICS: '$s' is neither a value 0..200, a switch AtoB nor a bare value bareN"
 	fi
 done
 # The report's name of an LRU and swap mode (bench/benchreport/model.py, mode_key): the swap
 # mode under the classic LRU, mglru-SWAP under the multi-gen one. It prefixes the boot's files.
 mode_key() { if [[ $1 == classic ]]; then echo "$2"; else echo "$1-$2"; fi; }
 # The static settings of one LRU and swap mode: BENCH_STATICS' plain values and those whose
-# WHERE names the LRU, the swap mode or both; values in ascending order, then the switches.
+# WHERE names the LRU, the swap mode or both; values in ascending order, then the switches,
+# then the bare values.
 statics_of() { # LRU SWAP
-	local t w v=() sw=()
+	local t w v=() sw=() b=()
 	for t in $statics; do
 		w=
 		[[ $t != *:* ]] || { w=${t%%:*}; t=${t#*:}; }
 		[[ -z $w || $w == "$1" || $w == "$2" || $w == "$1-$2" ]] || continue
-		if is_switch "$t"; then sw+=("$t"); else v+=("$((10#$t))"); fi
+		if is_switch "$t"; then sw+=("$t"); elif is_bare "$t"; then b+=("$t"); else v+=("$((10#$t))"); fi
 	done
-	{ printf '%s\n' "${v[@]}" | sort -n -u; printf '%s\n' "${sw[@]}" | awk '!seen[$0]++'; } | grep . | tr '\n' ' ' |
-		sed 's/ $//' || true
+	{ printf '%s\n' "${v[@]}" | sort -n -u; printf '%s\n' "${sw[@]}" "${b[@]}" | awk '!seen[$0]++'; } | grep . |
+		tr '\n' ' ' | sed 's/ $//' || true
 }
 
 report() {
@@ -395,7 +407,8 @@ settings_of_mode() { # LRU SWAP
 all_statics=$(for l in $lrus; do for sw in $swap_modes; do statics_of "$l" "$sw"; echo; done; done |
 	tr ' ' '\n' | grep . | awk '!seen[$0]++' || true)
 # shellcheck disable=SC2046 # word splitting wanted: one line of words
-settings=$(echo $(grep -v to <<<"$all_statics" | sort -n -u) $(grep to <<<"$all_statics") $daemon_settings)
+settings=$(echo $(grep -v 'to\|bare' <<<"$all_statics" | sort -n -u) $(grep to <<<"$all_statics") \
+	$(grep bare <<<"$all_statics") $daemon_settings)
 mode_settings=$(for l in $lrus; do for sw in $swap_modes; do
 	x=$(settings_of_mode "$l" "$sw")
 	echo "$(mode_key "$l" "$sw"):${x// /,}"
@@ -585,6 +598,8 @@ host_info_lines() {
 		echo "runtime_s=$((SECONDS - t_start))"
 		echo "settings=$settings"
 		echo "statics=$statics"
+		# Static values and switches run beside the daemon in a dry run; bareN without it.
+		echo "statics_beside=dry-run"
 		echo "mode_settings=$mode_settings"
 		echo "swap_modes=$swap_modes"
 		echo "lrus=$lrus"

@@ -11,7 +11,7 @@
 # makes of bench/results/, the latest full run; that the
 # committed run measured the shipped configuration (bench/results/configs/shipped.conf sets
 # what conf/autoswappiness.conf sets); and
-# bench/run.sh's check of BENCH_STATICS (values, switches AtoB); bench/wl-phased.sh's
+# bench/run.sh's check of BENCH_STATICS (values, switches AtoB, bare values bareN); bench/wl-phased.sh's
 # phase-1 cap and its switch (PHASED_SWITCH_TO, written to a file bound over the knob in a
 # private mount namespace), run on the host with 1 MiB sizes.
 # Needs python3, gnuplot and a C compiler. Run from anywhere.
@@ -340,10 +340,13 @@ runsh() { # EXPECTED-MESSAGE ("": run.sh takes the values) VAR=VALUE...: run.sh 
 		! grep -q "${1%%=*}" <<<"$err" && grep -q "report.py: no runs in" <<<"$err"
 	fi
 }
-check "run.sh: BENCH_STATICS=300 is refused" runsh "'300' is neither a value 0..200 nor a switch AtoB" \
+check "run.sh: BENCH_STATICS=300 is refused" runsh "'300' is neither a value 0..200, a switch AtoB nor a bare value bareN" \
 	BENCH_STATICS=300 BENCH_WORKLOADS=phased
-check "run.sh: BENCH_STATICS=x is refused" runsh "'x' is neither a value 0..200 nor a switch AtoB" \
+check "run.sh: BENCH_STATICS=x is refused" runsh "'x' is neither a value 0..200, a switch AtoB nor a bare value bareN" \
 	BENCH_STATICS="60 x" BENCH_WORKLOADS=phased
+check "run.sh: a bare value is 0..200" runsh "'bare201': a bare value is 0..200" BENCH_STATICS="60 bare201"
+check "run.sh: a bare value has no leading zero (its runs are named by it)" runsh "'bare060': a bare value is 0..200" \
+	BENCH_STATICS="60 bare060"
 check "run.sh: a switch's values are 0..200" runsh "'200to201': a switch's values are 0..200" \
 	BENCH_STATICS=200to201 BENCH_WORKLOADS=phased
 check "run.sh: a switch needs phased" runsh "'200to60' switches at phased's phase boundary" \
@@ -365,10 +368,14 @@ plan() { # EXPECTED VAR=VALUE...: the statics run.sh plans per LRU and swap mode
 		bash "$root/bench/run.sh" 2>/dev/null | head -n 1)
 	[[ $out == "bench: statics per LRU and swap mode: $expect" ]] || { echo "$out"; return 1; }
 }
-check "run.sh: by default 60 and 200 everywhere, 180 on zram, 100 on disk, 199 under mglru, both LRUs" \
-	plan "mglru-disk:60,100,199,200 mglru-zram:60,180,199,200 disk:60,100,200 zram:60,180,200" BENCH_WORKLOADS=dirtier
+check "run.sh: by default 60 and 200 everywhere, 180 on zram, 100 on disk, 199 under mglru, 60 with no daemon, both LRUs" \
+	plan "mglru-disk:60,100,199,200,bare60 mglru-zram:60,180,199,200,bare60 disk:60,100,200,bare60 zram:60,180,200,bare60" \
+	BENCH_WORKLOADS=dirtier
 check "run.sh: LRU-SWAP names one mode; the switch runs with phased" \
 	plan "disk:60,200to60 zram:60,200,200to60" BENCH_LRU=classic BENCH_STATICS="60 zram:200 mglru-disk:199 200to60" \
+	BENCH_WORKLOADS=phased
+check "run.sh: a bare value follows the values and switches, where it is named" \
+	plan "disk:60,200to60,bare60 zram:60,200to60" BENCH_LRU=classic BENCH_STATICS="disk:bare60 60 200to60" \
 	BENCH_WORKLOADS=phased
 check "run.sh: BENCH_LRU=lru2 is refused" runsh "BENCH_LRU: 'lru2' is neither classic nor mglru" BENCH_LRU=lru2
 check "run.sh: a static for nvme is refused" runsh "BENCH_STATICS: 'nvme:100': before the colon" BENCH_STATICS="60 nvme:100"

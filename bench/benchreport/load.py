@@ -89,7 +89,8 @@ class Data:
         self.settings = self.host.get("settings", "").split() or sorted({r["setting"] for r in self.runs})
         self.statics = [s for s in self.settings if model.is_static(s)]
         self.switches = [s for s in self.settings if model.is_switch(s)]
-        self.daemons = [s for s in self.settings if not model.is_static(s) and not model.is_switch(s)]
+        self.bares = [s for s in self.settings if model.is_bare(s)]
+        self.daemons = [s for s in self.settings if model.is_daemon(s)]
         present = {(r["swap"], r["workload"]) for r in self.runs}
         # Each LRU's swap modes, in the order of the run's LRUs (host-info's lrus; none
         # recorded: the classic LRU only).
@@ -134,6 +135,11 @@ class Data:
             why = " (Debian 12's kernel 6.1 boots with the multi-gen LRU off)" if kernel.startswith("6.1.") else ""
             return f"{lru}: not recorded by the guest, kernel {kernel}{why}"
         return f"{g['guest_lru']} (lru_gen/enabled {g.get('guest_lru_gen_enabled', '?')}), kernel {kernel}"
+
+    def statics_beside(self):
+        """Whether the static values ran beside a dry-run daemon (host-info's statics_beside,
+        recorded since the run of 2026-12-06; before, they ran with no daemon)."""
+        return self.host.get("statics_beside") == "dry-run"
 
     def settings_of(self, wl, swap=None):
         """The settings run on workload wl (a switch runs on phased only), in the run's order;

@@ -137,6 +137,12 @@ def what_ran(data):
         ("data disk", f"tree read recursively {h.get('data_tree_mb', '?')} MB, hot set {h.get('data_hot_mb', '?')} MB, cold file "
                       f"{h.get('data_cold_mb', '?')} MB (ext4, read-only)"),
         ("settings", f"static {' '.join(data.statics)}; daemon {' '.join(data.daemons) or 'none'} (see Configurations)"
+                     + ("; each static value (and switch) beside the daemon as shipped in a dry run (a drop-in sets "
+                        "dry_run = yes: it polls, decides and logs, and never writes), started as the daemon's rows "
+                        "start it, so that a static row differs from a daemon row by the daemon's writes only"
+                        if data.statics_beside() else "; the static values ran with no daemon beside them")
+                     + (f"; {', '.join(model.label(s) for s in data.bares)}: that static value with no daemon at all, "
+                        "which measures the daemon's presence" if data.bares else "")
                      + (f"; {', '.join(model.label(s) for s in data.switches)} on phased: static, then the second "
                         "value written by the workload itself between its phases (what a controller that knew where "
                         "the boundary is could do)" if data.switches else "")
@@ -151,7 +157,9 @@ def what_ran(data):
                          + ("a washout (sync, drop_caches=3, the dirtier over 130% of MemTotal, one pass, at 60; swapoff, swapon again: "
                             "every run starts from the state it leaves, not from the one the run before left), "
                             if h.get('washout') == '1' else "")
-                         + "sync, drop_caches=3, 1 s pause; then the setting, 1 s, the workload"),
+                         + "sync, drop_caches=3, 1 s pause; then the setting"
+                         + (" (and the daemon, in a dry run beside a static value)" if data.statics_beside() else "")
+                         + ", 1 s, the workload"),
         ("page contents", "the benchmark programs write pages that compress about 3:1 (16 random bytes in every 64), as "
                           "program memory does; gcc's memory is its own"),
         ("sizes", " ".join(f"{k[5:]}={v}" for k, v in h.items() if k.startswith("size_")) + f"; in MiB: {g0.get('guest_sizes', '?')}"),
@@ -225,6 +233,15 @@ def _words(r):
     return f"{fmt_ratio(r['ratio'])} times ({ci}{tail})"
 
 
+def _presence_words(r):
+    """A bare 60 row against static 60 (beside the dry run), in words."""
+    v = stats.verdict(stats.Ratio(r["ratio"], r["low"], r["high"], None))
+    tail = {"same": "no clear difference", "worse": "its presence helped",
+            "better": "its presence cost"}.get(v, "too few runs for an interval")
+    ci = f"95% interval {fmt_ratio(r['low'])}-{fmt_ratio(r['high'])}: " if r["low"] is not None else ""
+    return f"60 with no daemon at all took {fmt_ratio(r['ratio'])} times as long as 60 beside its dry run ({ci}{tail})"
+
+
 def plain_headline(data, rows, rows60):
     """The shipped default against the kernel's 60 and against the best fixed value of each
     workload, per swap mode, in words: the README's headline and RESULTS.md's."""
@@ -237,9 +254,15 @@ def plain_headline(data, rows, rows60):
            "each workload's time (responsiveness: the p99 latency of an interactive probe; phased: the worse of its two "
            "phases) under the default, divided by the same under the other setting, as a geometric mean over the "
            f"{len(data.workloads)} workload{'' if len(data.workloads) == 1 else 's'}; below 1 the default is better.\n"]
+    if data.statics_beside():
+        out[-1] = out[-1].rstrip("\n") + (" The fixed values ran beside the daemon in a dry run (it decides and never "
+                                           "writes), so that they differ from the default by its writes only.\n")
+    bare = model.label("bare" + model.KERNEL_DEFAULT)
     for swap in data.swaps:
+        b = next((r for r in rows60 if r["swap"] == swap and r["workload"] == GEOMEAN and r["setting"] == bare), None)
         out.append(f"- **{data.title(swap)}**: against the kernel's 60, {_words(get(rows60, swap, GEOMEAN))}; "
-                   f"against the best fixed value for each workload, {_words(get(rows, swap, GEOMEAN))}.")
+                   f"against the best fixed value for each workload, {_words(get(rows, swap, GEOMEAN))}"
+                   + (f"; the daemon's presence alone: {_presence_words(b)}" if b else "") + ".")
     out += ["", "| workload | " + " | ".join(f"{s}: against 60 | {s}: against the best fixed value" for s in data.swaps) + " |",
             "| --- |" + " --- | --- |" * len(data.swaps)]
     for wl in data.workloads:

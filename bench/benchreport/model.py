@@ -196,10 +196,28 @@ def is_switch(setting):
     return switch_values(setting) is not None
 
 
+def bare_value(setting):
+    """N of a bare setting bareN (static N with no daemon beside it; the statics run beside a
+    dry-run daemon since the run of 2026-12-06: bench/guest-bench.sh), else None."""
+    m = re.fullmatch(r"bare(\d+)", setting)
+    return m.group(1) if m else None
+
+
+def is_bare(setting):
+    return bare_value(setting) is not None
+
+
+def is_daemon(setting):
+    return not is_static(setting) and not is_switch(setting) and not is_bare(setting)
+
+
 def label(setting):
-    """'static 60', 'switch 200 then 60' or 'daemon NAME': the names of targets.csv."""
+    """'static 60', 'switch 200 then 60', 'bare 60 (no daemon)' or 'daemon NAME': the names of
+    targets.csv."""
     if is_static(setting):
         return f"static {setting}"
+    if is_bare(setting):
+        return f"bare {bare_value(setting)} (no daemon)"
     sw = switch_values(setting)
     return f"switch {sw[0]} then {sw[1]}" if sw else f"daemon {setting}"
 

@@ -29,7 +29,7 @@ def bar(data, swap, wl, t, pdir, tmp):
         for i, s in enumerate(data.settings_of(wl, swap)):
             x = t.stats[s]
             if x.n:
-                colour = 1 if model.is_static(s) or model.is_switch(s) else 3 if s == "default" else 2
+                colour = 1 if not model.is_daemon(s) else 3 if s == "default" else 2
                 f.write(f"{i} \"{model.label(s)}\" {x.med} {x.lo} {x.hi} {colour}\n")
     meds = [t.stats[s].med for s in data.settings if t.stats[s].n and t.stats[s].med > 0]
     log = bool(meds) and max(meds) / min(meds) > 100

@@ -55,7 +55,7 @@ def base(winner):
 
 
 def _run_row(swap, wl, s, r, f, seq, build_none):
-    daemon = not model.is_static(s) and not model.is_switch(s)
+    daemon = model.is_daemon(s)
     conf = "" if not daemon else ("shipped" if s == "default" else s)
     if build_none:
         # Killed at the time limit: no figure, its wall time is a lower bound. The third one as

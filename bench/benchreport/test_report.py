@@ -309,6 +309,43 @@ class Load(unittest.TestCase):
             self.assertIn("; switch 200 then 60 on phased: static, then the second value written by the workload", md)
 
 
+class DryRunPresence(unittest.TestCase):
+    """The statics beside a dry-run daemon, and bareN with none: the daemon's presence measured."""
+
+    class Data:
+        swaps, workloads, bares = ["disk"], ["phased"], ["bare60"]
+
+        def __init__(self, beside):
+            self.host = {"shipped_policy": "workingset"} | ({"statics_beside": "dry-run"} if beside else {})
+
+        def title(self, swap):
+            return swap + " swap"
+
+        def statics_beside(self):
+            return self.host.get("statics_beside") == "dry-run"
+
+    def test_a_bare_value_is_neither_static_switch_nor_daemon(self):
+        self.assertEqual((model.label("bare60"), model.bare_value("bare60")), ("bare 60 (no daemon)", "60"))
+        self.assertEqual([model.is_bare(s) for s in ("bare60", "60", "default", "bare", "bare60x")],
+                         [True, False, False, False, False])
+        self.assertEqual([model.is_daemon(s) for s in ("bare60", "60", "200to60", "default", "ck")],
+                         [False, False, False, True, True])
+
+    def test_the_headline_says_what_the_presence_did(self):
+        geo = targets.GEOMEAN
+        rows = [row("disk", geo, "daemon default", 0.95, 0.9, 1.0), row("disk", "phased", "daemon default", 0.95, 0.9, 1.0)]
+        for bare, want in (((1.12, 1.05, 1.20), "its presence helped"), ((0.9, 0.8, 0.95), "its presence cost"),
+                           ((1.0, 0.9, 1.1), "no clear difference")):
+            rows60 = rows + [row("disk", geo, "bare 60 (no daemon)", *bare)]
+            text_ = "\n".join(markdown.plain_headline(self.Data(True), rows, rows60))
+            self.assertIn(f"the daemon's presence alone: 60 with no daemon at all took {bare[0]:.2f} times as long as "
+                          f"60 beside its dry run (95% interval {bare[1]:.2f}-{bare[2]:.2f}: {want})", text_)
+            self.assertIn("The fixed values ran beside the daemon in a dry run", text_)
+        text_ = "\n".join(markdown.plain_headline(self.Data(False), rows, rows))
+        self.assertNotIn("presence", text_)
+        self.assertNotIn("dry run", text_)
+
+
 class TwoLrus(unittest.TestCase):
     """Issue 45: the LRU is a dimension; raw results without one are the classic LRU's."""
 
