@@ -18,9 +18,9 @@
 #
 # Knobs (environment; `make bench BENCH_REPS=3` works too). The defaults measure what ships
 # (the shipped configuration against the statics users pick) at 5 repetitions, both swap modes,
-# both LRUs: 114 runs a repetition, about 50 s each with the washout and the boots on 2 host
-# cores under TCG (the run of 2026-12-06: phased's boots of 31 and 36 runs took 28-30
-# minutes), so about 8 hours; BENCH_QUICK=1 is a short try-out (1
+# both LRUs: 114 runs a repetition, 50-60 s each with the washout and the boots on 2 host
+# cores under TCG (the run of 2026-12-06: phased's boots of 31-36 runs took 28-36 minutes,
+# zram's the longer), so about 9 hours; BENCH_QUICK=1 is a short try-out (1
 # repetition, the shipped default only, no warm-up, short cost test).
 #   BENCH_GUEST=trixie  the guest (tests/vm/recipe.sh): trixie (Debian 13, kernel 6.12, the
 #                     multi-gen LRU on) or bookworm (Debian 12, kernel 6.1, the classic LRU).
