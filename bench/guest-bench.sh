@@ -257,7 +257,7 @@ zram_watch() {
 seq_no=0
 run_one() { # SETTING REP WARMUP
 	local setting=$1 rep=$2 warm=$3 tag t0 t1 rc c0 c1 note="" sampler pid wd knob_end writes="" conf="" zw=""
-	local zo="" zc="" zm="" to="" o0 o1
+	local zo="" zc="" zm="" to="" fixed="" o0 o1
 	if [[ $warm == 0 && -f $SHARE/skip.txt ]] && grep -qxF "$SWAP,$WORKLOAD,$setting,$rep" "$SHARE/skip.txt"; then
 		say "[$((seq_no + 1))/$total] $WORKLOAD $setting rep $rep: done in an earlier session, skipped"
 		seq_no=$((seq_no + 1))
@@ -277,23 +277,23 @@ run_one() { # SETTING REP WARMUP
 		zram_watch &
 		zw=$!
 	fi
+	# fixed: the value a static or bare setting holds (the dry run beside a static one never writes).
 	if is_bare "$setting"; then
-		echo "$bare_value" >"$KNOB"
-	elif is_static "$setting" || is_switch "$setting"; then
-		if is_static "$setting"; then
-			echo "$setting" >"$KNOB"
-		else
-			echo "$switch_from" >"$KNOB"
-			to=$switch_to
-		fi
-		conf=dry-run
-		install_dry_run
-		systemctl start "$UNIT" || note="daemon-start-failed"
+		fixed=$bare_value
+	elif is_static "$setting"; then
+		fixed=$setting conf=dry-run
+	elif is_switch "$setting"; then
+		fixed=$switch_from to=$switch_to conf=dry-run
 	else
 		conf=$(conf_of "$setting")
-		install_conf "$setting"
-		systemctl start "$UNIT" || note="daemon-start-failed"
 	fi
+	[[ -z $fixed ]] || echo "$fixed" >"$KNOB"
+	if [[ $conf == dry-run ]]; then
+		install_dry_run
+	elif [[ -n $conf ]]; then
+		install_conf "$setting"
+	fi
+	[[ -z $conf ]] || systemctl start "$UNIT" || note="daemon-start-failed"
 	sleep 1
 	c0=$(counters)
 	o0=$(oom_kills)
@@ -324,11 +324,8 @@ run_one() { # SETTING REP WARMUP
 	fi
 	if [[ -n $to ]]; then
 		[[ $knob_end == "$to" ]] || note+=" knob-changed"
-	elif is_bare "$setting"; then
-		[[ $knob_end == "$bare_value" ]] || note+=" knob-changed"
-	elif is_static "$setting"; then
-		# The dry run wrote nothing.
-		[[ $knob_end == "$setting" ]] || note+=" knob-changed"
+	elif [[ -n $fixed ]]; then
+		[[ $knob_end == "$fixed" ]] || note+=" knob-changed"
 	else
 		writes=$(grep -c 'swappiness [0-9]* -> ' "$OUT/logs/$tag.journal")
 	fi

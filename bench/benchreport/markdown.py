@@ -224,22 +224,20 @@ def method(data):
             "the OOM killer ends never looks better for it.\n"]
 
 
-def _words(r):
+def _words(r, worse="worse", better="better", times="times"):
     if r is None:
         return "not measured"
     v = stats.verdict(stats.Ratio(r["ratio"], r["low"], r["high"], None))
-    tail = {"same": "no clear difference", "worse": "worse", "better": "better"}.get(v, "too few runs for an interval")
+    tail = {"same": "no clear difference", "worse": worse, "better": better}.get(v, "too few runs for an interval")
     ci = f"95% interval {fmt_ratio(r['low'])}-{fmt_ratio(r['high'])}: " if r["low"] is not None else ""
-    return f"{fmt_ratio(r['ratio'])} times ({ci}{tail})"
+    return f"{fmt_ratio(r['ratio'])} {times} ({ci}{tail})"
 
 
 def _presence_words(r):
-    """A bare 60 row against static 60 (beside the dry run), in words."""
-    v = stats.verdict(stats.Ratio(r["ratio"], r["low"], r["high"], None))
-    tail = {"same": "no clear difference", "worse": "its presence helped",
-            "better": "its presence cost"}.get(v, "too few runs for an interval")
-    ci = f"95% interval {fmt_ratio(r['low'])}-{fmt_ratio(r['high'])}: " if r["low"] is not None else ""
-    return f"60 with no daemon at all took {fmt_ratio(r['ratio'])} times as long as 60 beside its dry run ({ci}{tail})"
+    """A bare 60 row against static 60 (beside the dry run), in words: worse without the daemon
+    is its presence helping."""
+    return "60 with no daemon at all took " + _words(r, "its presence helped", "its presence cost",
+                                                      "times as long as 60 beside its dry run")
 
 
 def plain_headline(data, rows, rows60):
