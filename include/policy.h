@@ -9,6 +9,7 @@ enum policy_kind {
 	POLICY_TENDENCY,
 	POLICY_ADAPTIVE,
 	POLICY_WORKINGSET,
+	POLICY_DEVICE,
 	POLICY_COUNT,
 };
 
@@ -201,6 +202,15 @@ enum policy_kind {
  */
 #define POLICY_WS_JUDGE_POLLS (POLICY_ADAPTIVE_WINDOW + 2)
 
+/*
+ * The device policy (autoswappiness(7), THE DEVICE POLICY): vm.swappiness is "the rough
+ * relative IO cost of swapping and filesystem paging" (Documentation/admin-guide/sysctl/
+ * vm.rst), so it sets that cost for the swap devices of each sample, policy_device_max,
+ * and holds it; the kernel's own refault feedback (under the multi-gen LRU, the refault
+ * rates weighed by swappiness and 200 - swappiness) adapts to the workload. Without swap
+ * the value changes nothing, and the value in effect is kept.
+ */
+
 /* What the adaptive controller is doing. */
 enum policy_mode {
 	POLICY_MODE_FREE,      /* following the evidence: rise, hold, relax */
@@ -282,7 +292,14 @@ struct policy_result {
 	bool active; /* reclaim, refaults or stalls: poll again soon */
 	/* tendency: why target is not the formula's swap_tendency (POLICY_KEPT_NONE: it is). */
 	/* POLICY_KEPT_SPARE: sparing the cache, at state->spare_top, above the configured range. */
-	enum policy_kept { POLICY_KEPT_NONE, POLICY_KEPT_NO_RECLAIM, POLICY_KEPT_TOP, POLICY_KEPT_SPARE } kept;
+	/* POLICY_KEPT_NO_SWAP: device, without swap, keeps the value in effect. */
+	enum policy_kept {
+		POLICY_KEPT_NONE,
+		POLICY_KEPT_NO_RECLAIM,
+		POLICY_KEPT_TOP,
+		POLICY_KEPT_SPARE,
+		POLICY_KEPT_NO_SWAP,
+	} kept;
 	/* target may be above the configured range, up to state->spare_top (decide lifts the
 	 * range for this decision): sparing the cache, workingset's rise, or the value either
 	 * left in effect, kept between bursts of reclaim. */
@@ -291,8 +308,8 @@ struct policy_result {
 	char reason[128];
 };
 
-/* Returns the policy's name ("ck", "tendency", "adaptive", "workingset"), or NULL for an
- * invalid kind. */
+/* Returns the policy's name ("ck", "tendency", "adaptive", "workingset", "device"), or NULL
+ * for an invalid kind. */
 const char *policy_name(enum policy_kind kind);
 
 /* Returns 0 and sets *ret_kind for a known name, -EINVAL otherwise. */
@@ -306,8 +323,9 @@ int policy_pct(uint64_t part, uint64_t whole);
  * NULL (then rates that need two samples count as zero and PSI falls back to its
  * avg10). state is the policies' memory (NULL: start afresh, keep nothing):
  * the adaptive policy records in it what it saw and what it is testing,
- * tendency only when its formula last reached the top (top_us), and ck leaves
- * it alone. It reads no clock: its times are the samples' time_us.
+ * tendency only when its formula last reached the top (top_us), and ck and
+ * device leave it alone (device reads the value in effect from it). It reads
+ * no clock: its times are the samples' time_us.
  * Returns 0 and fills *ret, -EINVAL when cur has no MemTotal or kind is unknown
  * (then nothing is changed).
  */
@@ -319,7 +337,7 @@ int policy_evaluate(enum policy_kind kind, struct policy_state *state, const str
  * guide/sysctl/vm.rst: swappiness is the relative cost of anon vs file IO):
  * 200 when all swap is zram (no IO at all), 133 with zswap (swap IO about twice
  * as fast as the file system's), else 100 (equal cost). It is also the adaptive
- * policy's neutral value N.
+ * policy's neutral value N, and the device policy's value.
  * Returns that value.
  */
 int policy_device_max(const struct sample *s);

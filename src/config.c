@@ -191,7 +191,8 @@ config_set(struct config *c, const char *section, const char *key, const char *v
 	switch (k) {
 	case CONFIG_KEY_POLICY_NAME:
 		if (policy_from_name(value, &c->policy) < 0) {
-			snprintf(err, errlen, "key 'name': expected ck, tendency, adaptive or workingset, got %s",
+			snprintf(err, errlen,
+				 "key 'name': expected ck, tendency, adaptive, workingset or device, got %s",
 				 QUOTE(value));
 			r = -EINVAL;
 		}

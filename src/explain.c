@@ -200,6 +200,27 @@ put_tendency(struct textbuf *t, const struct policy_result *pr, bool two_looks, 
 		    POLICY_TENDENCY_TOP_HOLD_S, pr->target);
 }
 
+/* The device policy in words: the kernel doc's meaning, the device, the value. */
+static void
+put_device(struct textbuf *t, const struct explain_input *in)
+{
+	const struct policy_result *pr = &in->dn->pr;
+	int cost = policy_device_max(in->cur);
+
+	textbuf_put(t,
+	    "The device policy sets vm.swappiness to what the kernel documents it as, the rough relative IO "
+	    "cost of swapping and file system paging (100: the same; above 100: swap is the faster), and holds "
+	    "it, leaving the kernel's refault feedback to adapt to the workload: ");
+	if (pr->kept == POLICY_KEPT_NO_SWAP)
+		textbuf_put(t, "without swap the value changes nothing, so it keeps the value in effect, %d.\n", pr->target);
+	else
+		textbuf_put(t, "%s, so it asks for %d.\n",
+		    cost == 200   ? "all swap is on zram, which costs no IO"
+		    : cost == 133 ? "zswap holds swapped pages compressed in RAM, about twice as fast as the file IO"
+				  : "swap on disk costs what the file IO costs",
+		    pr->target);
+}
+
 /* The policy's inputs, and its formula, in words. */
 static void
 put_inputs(struct textbuf *t, const struct explain_input *in)
@@ -247,6 +268,9 @@ put_inputs(struct textbuf *t, const struct explain_input *in)
 		    "value is the tendency policy's.\n",
 		    (unsigned long long)pr->activate_anon_pps, (unsigned long long)pr->activate_file_pps,
 		    POLICY_WS_HIGH, POLICY_WS_LOW, POLICY_ADAPTIVE_BACKOFF_S);
+		break;
+	case POLICY_DEVICE:
+		put_device(t, in);
 		break;
 	default:
 		textbuf_put(t,

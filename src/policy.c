@@ -9,6 +9,7 @@ static const char *const policy_names[POLICY_COUNT] = {
 	[POLICY_TENDENCY] = "tendency",
 	[POLICY_ADAPTIVE] = "adaptive",
 	[POLICY_WORKINGSET] = "workingset",
+	[POLICY_DEVICE] = "device",
 };
 
 const char *
@@ -786,6 +787,39 @@ workingset(struct policy_state *st, const struct sample *prev, const struct samp
 			 backoff_s);
 }
 
+/*
+ * The device policy (include/policy.h): the swap devices' cost value, policy_device_max,
+ * while there is swap; without it the value in effect (st NULL: nothing to keep, the
+ * cost value all the same).
+ */
+static void
+device(const struct policy_state *st, const struct sample *cur, struct policy_result *r)
+{
+	int cost = policy_device_max(cur);
+	const char *what;
+
+	if (cur->swap_total_kib == 0 && st) {
+		r->target = clamp_int(st->has_value ? st->value : st->knob, 0, 200);
+		r->kept = POLICY_KEPT_NO_SWAP;
+		REASON("device: no swap, stay at %d", r->target);
+		return;
+	}
+	if (cur->swap_total_kib == 0)
+		what = "no swap";
+	else if (!cur->has_swaps)
+		what = "swap devices unknown";
+	else if (cost == 200)
+		what = "all swap on zram";
+	else if (cost == 133)
+		what = "zswap in front of swap";
+	else if (cur->swaps.zram > 0)
+		what = "swap on disk and zram";
+	else
+		what = "swap on disk";
+	r->target = cost;
+	REASON("device: %s, cost value %d", what, cost);
+}
+
 #undef REASON
 
 int
@@ -859,6 +893,9 @@ policy_evaluate(enum policy_kind kind, struct policy_state *state, const struct 
 		break;
 	case POLICY_WORKINGSET:
 		workingset(state, prev, cur, reclaimed(prev, cur), has_rates, &r);
+		break;
+	case POLICY_DEVICE:
+		device(state, cur, &r);
 		break;
 	default:
 		return -EINVAL;

@@ -448,6 +448,43 @@ test_workingset(void **unused)
 	assert_lacks(t, "It steers that value");
 }
 
+/* device: the kernel doc's meaning, the device and its value, in one sentence; without swap,
+ * the value in effect kept. */
+static void
+test_device(void **unused)
+{
+	struct config c = conf(POLICY_DEVICE);
+	struct sample s = fixture(5 * LOOKS_US);
+	const char *t;
+
+	(void)unused;
+	t = render(&c, &s, 60);
+	assert_first_line(t, "It would set vm.swappiness to 100 (it is 60 now): the device policy asks for 100 "
+			     "(device: swap on disk, cost value 100).");
+	assert_has(t, "\nThe device policy sets vm.swappiness to what the kernel documents it as, the rough relative "
+		      "IO cost of swapping and file system paging (100: the same; above 100: swap is the faster), and "
+		      "holds it, leaving the kernel's refault feedback to adapt to the workload: swap on disk costs "
+		      "what the file IO costs, so it asks for 100.\n");
+	s.swaps = (struct swaps){ .devices = 1, .zram = 1 };
+	s.mglru = true;
+	t = render(&c, &s, 60);
+	assert_first_line(t, "It would set vm.swappiness to 199 (it is 60 now): the device policy asks for 200, which "
+			     "the limits 2..199 make 199 (device: all swap on zram, cost value 200).");
+	assert_has(t, ": all swap is on zram, which costs no IO, so it asks for 200.\n");
+	s.mglru = false;
+	s.swaps = (struct swaps){ .devices = 1 };
+	s.zswap_enabled = true;
+	t = render(&c, &s, 60);
+	assert_has(t, ": zswap holds swapped pages compressed in RAM, about twice as fast as the file IO, so it asks "
+		      "for 133.\n");
+	s.swap_total_kib = s.swap_free_kib = 0;
+	s.swaps.devices = 0;
+	t = render(&c, &s, 60);
+	assert_first_line(t, "No swap: swappiness has no effect here; nothing to do.");
+	assert_has(t, "leave 60 in place, as the device policy asks (device: no swap, stay at 60)");
+	assert_has(t, ": without swap the value changes nothing, so it keeps the value in effect, 60.\n");
+}
+
 /* The kernel and its LRU, one sentence; under the multi-gen LRU with the workingset
  * policy, what its counters count on this release. */
 static void
@@ -647,6 +684,7 @@ main(void)
 		cmocka_unit_test(test_verdicts),
 		cmocka_unit_test(test_adaptive),
 		cmocka_unit_test(test_workingset),
+		cmocka_unit_test(test_device),
 		cmocka_unit_test(test_lru),
 		cmocka_unit_test(test_config_sources),
 		cmocka_unit_test(test_config_blames_the_dropin),

@@ -677,6 +677,9 @@ test_names(void **state)
 	assert_string_equal(policy_name(POLICY_TENDENCY), "tendency");
 	assert_string_equal(policy_name(POLICY_ADAPTIVE), "adaptive");
 	assert_string_equal(policy_name(POLICY_WORKINGSET), "workingset");
+	assert_string_equal(policy_name(POLICY_DEVICE), "device");
+	assert_int_equal(policy_from_name("device", &k), 0);
+	assert_int_equal(k, POLICY_DEVICE);
 	assert_int_equal(policy_from_name("workingset", &k), 0);
 	assert_int_equal(k, POLICY_WORKINGSET);
 	assert_null(policy_name(POLICY_COUNT));
@@ -1189,6 +1192,106 @@ test_device_max(void **state)
 	assert_int_equal(policy_device_max(&s), 133);
 }
 
+/*
+ * The device policy: the swap devices' cost value, whatever the memory and the
+ * pressure (distress 100 here, which would move every other policy), held from
+ * poll to poll; without swap the value in effect.
+ */
+static void
+test_device(void **state)
+{
+	static const struct {
+		const char *name;
+		bool has_swaps;
+		unsigned devices, zram;
+		bool zswap;
+		uint64_t swap_total;
+		int target;
+		const char *reason;
+	} cases[] = {
+		{ "disk", true, 1, 0, false, 1000, 100, "device: swap on disk, cost value 100" },
+		{ "zram", true, 2, 2, false, 1000, 200, "device: all swap on zram, cost value 200" },
+		/* zram's 200 holds with zswap on: zswap does not stand in front of zram's IO. */
+		{ "zram, zswap on", true, 1, 1, true, 1000, 200, "device: all swap on zram, cost value 200" },
+		{ "zswap", true, 1, 0, true, 1000, 133, "device: zswap in front of swap, cost value 133" },
+		{ "disk and zram", true, 2, 1, false, 1000, 100, "device: swap on disk and zram, cost value 100" },
+		{ "no /proc/swaps", false, 0, 0, false, 1000, 100, "device: swap devices unknown, cost value 100" },
+		/* No swap: the value in effect (policy_observe's 37) stays. */
+		{ "no swap", true, 0, 0, false, 0, 37, "device: no swap, stay at 37" },
+		{ "no swap, zswap on", true, 0, 0, true, 0, 37, "device: no swap, stay at 37" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct policy_state st = { 0 };
+		struct sample prev, cur;
+		struct policy_result r;
+
+		pair(&prev, &cur, 0, 1000000, 0, 0, 1000, 0); /* distress 100 */
+		cur.swap_total_kib = cur.swap_free_kib = cases[i].swap_total;
+		cur.has_swaps = cases[i].has_swaps;
+		cur.swaps = (struct swaps){ .devices = cases[i].devices, .zram = cases[i].zram };
+		cur.zswap_enabled = cases[i].zswap;
+		policy_begin(&st, 60);
+		policy_observe(&st, 37, 100);
+		assert_int_equal(policy_evaluate(POLICY_DEVICE, &st, &prev, &cur, &r), 0);
+		if (r.target != cases[i].target || strcmp(r.reason, cases[i].reason) != 0)
+			fail_msg("%s: target %d (%s), want %d (%s)", cases[i].name, r.target, r.reason,
+				 cases[i].target, cases[i].reason);
+		assert_int_equal(r.kept, cases[i].swap_total ? POLICY_KEPT_NONE : POLICY_KEPT_NO_SWAP);
+		assert_int_equal(r.distress, 100);
+	}
+}
+
+/* The device changes between polls (zram set up at boot, zswap switched on, swapoff): the
+ * target follows it at the next poll; before the first decision, no swap keeps the knob. */
+static void
+test_device_follows(void **state)
+{
+	static const struct {
+		unsigned devices, zram;
+		bool zswap;
+		int target;
+	} polls[] = {
+		{ 0, 0, false, 60 },  /* no swap yet: the knob the daemon found */
+		{ 1, 1, false, 200 }, /* zram added */
+		{ 1, 1, false, 200 }, /* held */
+		{ 2, 1, false, 100 }, /* a disk beside it */
+		{ 2, 1, true, 133 },  /* zswap switched on */
+		{ 1, 0, false, 100 }, /* zram gone, zswap off */
+		{ 0, 0, false, 100 }, /* swapoff: the value in effect stays */
+	};
+	struct policy_state st = { 0 };
+	struct sample prev = mem(1000, 500, 0, 0, 0, 0, 0), cur;
+
+	(void)state;
+	policy_begin(&st, 60);
+	for (size_t i = 0; i < sizeof(polls) / sizeof(polls[0]); i++) {
+		struct policy_result r;
+
+		cur = prev;
+		cur.time_us = prev.time_us + 1000000;
+		cur.has_swaps = true;
+		cur.swaps = (struct swaps){ .devices = polls[i].devices, .zram = polls[i].zram };
+		cur.zswap_enabled = polls[i].zswap;
+		cur.swap_total_kib = cur.swap_free_kib = polls[i].devices ? 1000 : 0;
+		assert_int_equal(policy_evaluate(POLICY_DEVICE, &st, i ? &prev : NULL, &cur, &r), 0);
+		if (r.target != polls[i].target)
+			fail_msg("poll %zu: target %d (%s), want %d", i, r.target, r.reason, polls[i].target);
+		/* What the regulator would settle on, with auto's top. */
+		policy_observe(&st, r.target, policy_device_max(&cur));
+		prev = cur;
+	}
+	/* Without history (st NULL) there is nothing to keep: the cost value all the same. */
+	{
+		struct policy_result r;
+
+		assert_int_equal(policy_evaluate(POLICY_DEVICE, NULL, NULL, &cur, &r), 0);
+		assert_int_equal(r.target, 100);
+		assert_string_equal(r.reason, "device: no swap, cost value 100");
+	}
+}
+
 int
 main(void)
 {
@@ -1204,6 +1307,7 @@ main(void)
 		cmocka_unit_test(test_adaptive_huge_rates),
 		cmocka_unit_test(test_workingset),	    cmocka_unit_test(test_workingset_backoff),
 		cmocka_unit_test(test_workingset_backoff_cap), cmocka_unit_test(test_workingset_edges),
+		cmocka_unit_test(test_device),		    cmocka_unit_test(test_device_follows),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
