@@ -506,6 +506,27 @@ stop_daemon TERM || true
 check "the PSI trigger refuses a stand-in file" log_has "no PSI trigger on '/proc/pressure/memory': not procfs"
 check "and leaves its content alone" cmp -s "$P" "$DATA/pressure-memory.host-idle"
 
+# The device policy: the swap devices' cost value (max = auto's), followed at run time; without
+# swap the value in effect stays (autoswappiness(7), THE DEVICE POLICY).
+printf '[policy]\nname = device\n[daemon]\ninterval_ms = 100\n' >"$CONF/device.conf"
+out=$("$BIN" --once --dry-run -c "$CONF/device.conf")
+check "--once device on disk swap: 100" grep -q '^policy=device swappiness=100 .*target=100 ' <<<"$out"
+start_daemon -c "$CONF/device.conf"
+check "device on disk swap: 100" wait_for 15 knob_is 100
+check "  and says why" log_has "device: swap on disk, cost value 100"
+fake_swaps /dev/zram0
+check "device follows zram added at run time: 200" wait_for 15 knob_is 200
+fake_swaps /dev/vdb
+echo Y >"$Z"
+check "device follows zswap switched on: 133" wait_for 15 knob_is 133
+fake_meminfo 1000000 300000 50000 250000 0 100000 0 0
+check "device without swap keeps the value in effect" wait_for 15 log_has "device: no swap, stay at 133"
+check "  at 133" knob_is 133
+stop_daemon TERM || true
+check "device restores the original" knob_is 60
+echo N >"$Z"
+fake_meminfo 1000000 300000 50000 250000 0 100000 1000000 1000000
+
 # --- fleets: drop-ins, status, metrics ----------------------------------------
 # Drop-ins, `autoswappiness status` (also stale after a crash), the Prometheus textfile.
 
