@@ -49,6 +49,10 @@ decide(const struct config *cfg, int max, int kernel_max, struct policy_state *s
 	 * reclaim), lifts auto's top for this decision (include/policy.h). */
 	if (ret->pr.lift && state)
 		max = state->spare_top;
+	/* The device policy without swap keeps the value in effect: auto's top, the cost
+	 * of devices that are not there, does not bring it down (a pinned max does). */
+	if (ret->pr.kept == POLICY_KEPT_NO_SWAP && cfg->max == CONFIG_MAX_AUTO && ret->pr.target > max)
+		max = ret->pr.target;
 	ret->lim = decide_limits(cfg, max, kernel_max, cur->mglru);
 	regulator_range(&ret->lim, &lo, &hi);
 	r = regulator_next(reg, &ret->lim, ret->pr.target, current, &ret->dec);

@@ -519,12 +519,13 @@ check "device follows zram added at run time: 200" wait_for 15 knob_is 200
 fake_swaps /dev/vdb
 echo Y >"$Z"
 check "device follows zswap switched on: 133" wait_for 15 knob_is 133
+# swapoff, and zswap off with it: auto's 100 now, but the 133 in effect stays.
 fake_meminfo 1000000 300000 50000 250000 0 100000 0 0
+echo N >"$Z"
 check "device without swap keeps the value in effect" wait_for 15 log_has "device: no swap, stay at 133"
 check "  at 133" knob_is 133
 stop_daemon TERM || true
 check "device restores the original" knob_is 60
-echo N >"$Z"
 fake_meminfo 1000000 300000 50000 250000 0 100000 1000000 1000000
 
 # --- fleets: drop-ins, status, metrics ----------------------------------------

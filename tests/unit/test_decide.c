@@ -323,6 +323,41 @@ test_workingset_lift(void **state)
 	assert_int_equal(dn.lim.max, 100);
 }
 
+/* The device policy after swapoff: the value in effect stays, above what max = auto makes of
+ * no swap (100, or 133 with zswap); a pinned max still holds. */
+static void
+test_device_no_swap(void **state)
+{
+	struct config c = ck();
+	struct sample s = fixture();
+	struct policy_state st = { 0 };
+	struct regulator reg = { 0 };
+	struct decision dn;
+
+	(void)state;
+	c.policy = POLICY_DEVICE;
+	s.has_swaps = true;
+	s.swaps = (struct swaps){ .devices = 1, .zram = 1 };
+	assert_int_equal(decide(&c, decide_max(&c, &s), 200, &st, &reg, NULL, &s, 60, &dn), 0);
+	assert_int_equal(dn.dec.value, 200);
+	s.swap_total_kib = s.swap_free_kib = 0;
+	s.swaps = (struct swaps){ 0 };
+	assert_int_equal(decide_max(&c, &s), 100);
+	assert_int_equal(decide(&c, decide_max(&c, &s), 200, &st, &reg, NULL, &s, 200, &dn), 0);
+	assert_int_equal(dn.pr.kept, POLICY_KEPT_NO_SWAP);
+	assert_int_equal(dn.dec.value, 200);
+	assert_int_equal(dn.dec.verdict, REGULATOR_UNCHANGED);
+	/* Under the multi-gen LRU the regulator's 2..199 still hold. */
+	s.mglru = true;
+	assert_int_equal(decide(&c, decide_max(&c, &s), 200, &st, &reg, NULL, &s, 200, &dn), 0);
+	assert_int_equal(dn.dec.value, 199);
+	/* A pinned max is the user's limit, swap or none. */
+	s.mglru = false;
+	c.max = 150;
+	assert_int_equal(decide(&c, decide_max(&c, &s), 200, &st, &reg, NULL, &s, 200, &dn), 0);
+	assert_int_equal(dn.dec.value, 150);
+}
+
 int
 main(void)
 {
@@ -334,6 +369,7 @@ main(void)
 		cmocka_unit_test(test_spare_top),
 		cmocka_unit_test(test_spare),
 		cmocka_unit_test(test_workingset_lift),
+		cmocka_unit_test(test_device_no_swap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
