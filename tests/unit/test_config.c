@@ -258,6 +258,8 @@ test_set_every_key(void **state)
 		{ "limits", "max", "auto", 0 },
 		{ "limits", "max", "Auto", -EINVAL },
 		{ "policy", "name", "adaptive", 0 },
+		{ "policy", "name", "device", 0 },
+		{ "policy", "name", "Device", -EINVAL },
 		{ "daemon", "busy_interval_ms", "100", 0 },
 		{ "daemon", "busy_interval_ms", "9", -EINVAL },
 		{ "daemon", "psi_trigger_ms", "0", 0 },
