@@ -41,7 +41,8 @@ enum config_key {
 #define CONFIG_PATH_BYTES 256		/* room for a path in the config, NUL included */
 
 struct config {
-	enum policy_kind policy;
+	enum policy_kind policy; /* the policy, unless policy_auto */
+	bool policy_auto;	 /* name = auto: one policy per LRU (decide_policy) */
 	int min;
 	int max; /* CONFIG_MAX_AUTO or 0..200 */
 	int step;

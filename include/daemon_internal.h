@@ -33,6 +33,7 @@ struct daemon {
 	struct knob knob;
 	struct regulator reg;
 	struct policy_state pstate;
+	enum policy_kind policy; /* the policy deciding: the configured one, or auto's for the LRU */
 	struct sample prev, cur;
 	bool has_prev;
 	int kernel_max;
@@ -63,6 +64,11 @@ struct daemon {
 
 /* One poll (wakeup.c's callback; userdata is the struct daemon). */
 void daemon_poll(void *userdata);
+
+/* Makes the policy that decides the one the configuration gives the kernel's LRU now
+ * (decide_policy; name = auto follows a switch of LRU at run time). When that changes
+ * the policy's history starts afresh, and with say a record tells. */
+void daemon_follow_lru(struct daemon *d, bool say);
 
 /* Publishes the state file (for `status`) and the metrics textfile. */
 void daemon_publish(struct daemon *d);

@@ -14,15 +14,27 @@ struct decision {
 	struct regulator_decision dec; /* the value, and whether to write it */
 };
 
+/*
+ * name = auto: the policy for the kernel's LRU (mglru: the multi-gen LRU). Under the
+ * multi-gen LRU the value only weighs the two types' refault rates when the kernel
+ * picks the type to evict next, and the generations' ages make most of those picks
+ * (autoswappiness(7), THE DEFAULT POLICY PER LRU), so device states the devices' cost
+ * and holds it; under the classic LRU workingset steers. Otherwise the configured
+ * policy, whatever the LRU.
+ */
+#define DECIDE_AUTO_MGLRU POLICY_DEVICE
+#define DECIDE_AUTO_CLASSIC POLICY_WORKINGSET
+enum policy_kind decide_policy(const struct config *cfg, bool mglru);
+
 /* The configured max, or with max = auto the top of the range that suits the
  * swap devices in s (policy_device_max). */
 int decide_max(const struct config *cfg, const struct sample *s);
 
-/* The value sparing the cache may raise the tendency and workingset policies to, and
- * workingset's rise too (include/policy.h):
+/* The value sparing the cache may raise the tendency and workingset policies (kind,
+ * decide_policy's) to, and workingset's rise too (include/policy.h):
  * 200 with max = auto on disk swap (max resolved to 100) and a kernel that accepts
  * 200, else 0 (the rule is off). */
-int decide_spare_top(const struct config *cfg, int max, int kernel_max);
+int decide_spare_top(const struct config *cfg, enum policy_kind kind, int max, int kernel_max);
 
 /* The regulator's limits from the config, with max resolved (max = auto), the
  * kernel's own limit and its LRU (mglru: the multi-gen LRU, regulator.h). */

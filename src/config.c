@@ -190,9 +190,13 @@ config_set(struct config *c, const char *section, const char *key, const char *v
 		return r;
 	switch (k) {
 	case CONFIG_KEY_POLICY_NAME:
-		if (policy_from_name(value, &c->policy) < 0) {
+		if (strcmp(value, "auto") == 0) {
+			c->policy_auto = true;
+		} else if (policy_from_name(value, &c->policy) == 0) {
+			c->policy_auto = false;
+		} else {
 			snprintf(err, errlen,
-				 "key 'name': expected ck, tendency, adaptive, workingset or device, got %s",
+				 "key 'name': expected auto, ck, tendency, adaptive, workingset or device, got %s",
 				 QUOTE(value));
 			r = -EINVAL;
 		}
@@ -278,6 +282,6 @@ config_describe(const struct config *c, char *buf, size_t len)
 	else
 		snprintf(max, sizeof(max), "%d", c->max);
 	snprintf(buf, len, "policy %s, limits %d..%s, step %d, smoothing %d%%, interval %u ms (busy %u ms)",
-		 policy_name(c->policy), c->min, max, c->step, c->smoothing_pct, c->interval_ms, c->busy_interval_ms);
+		 c->policy_auto ? "auto" : policy_name(c->policy), c->min, max, c->step, c->smoothing_pct, c->interval_ms, c->busy_interval_ms);
 	return buf;
 }

@@ -19,11 +19,10 @@ static void
 apply_config(struct daemon *d, const struct config *cfg)
 {
 	d->cfg = *cfg;
-	d->io.policy = policy_name(cfg->policy);
-	snprintf(d->st.policy, sizeof(d->st.policy), "%s", d->io.policy);
 	journal_set_verbose(d->opt.verbose || cfg->debug);
 	regulator_reset(&d->reg);
-	d->pstate = (struct policy_state){ 0 };
+	d->policy = POLICY_COUNT; /* none yet: daemon_follow_lru sets it and the history */
+	daemon_follow_lru(d, false);
 }
 
 /* --dry-run or the config's dry_run. */
@@ -295,9 +294,11 @@ daemon_run(const struct daemon_options *opt, const struct config *cfg)
 			    "cgroup v1 memory controller: each memory cgroup keeps the swappiness it was created with, "
 			    "so vm.swappiness changes only the root; [daemon] cgroup_v1_follow = yes makes them follow");
 	lru_watch_open(&d.lru, &d.st);
-	journal_lru(LOG_INFO, MSGID_START, &d.lru.info, "started: %s, original %d%s; %s LRU, Linux %s",
+	daemon_follow_lru(&d, false);
+	journal_lru(LOG_INFO, MSGID_START, &d.lru.info, "started: %s, original %d%s; %s LRU, Linux %s%s%s",
 		    config_describe(&d.cfg, desc, sizeof(desc)), d.own.original, d.own.dry_run ? ", dry run" : "",
-		    d.st.lru, d.st.kernel);
+		    d.st.lru, d.st.kernel, d.cfg.policy_auto ? "; policy auto runs " : "",
+		    d.cfg.policy_auto ? d.io.policy : "");
 	check_others(&d);
 	if (d.own.yielded)
 		daemon_status_yielded(&d, d.own.expected);

@@ -163,7 +163,7 @@ act(struct daemon *d, const struct decision *dn, int current)
 {
 	const struct policy_result *pr = &dn->pr;
 	const struct regulator_decision *dec = &dn->dec;
-	const char *pname = policy_name(d->cfg.policy);
+	const char *pname = d->io.policy;
 	struct journal_decision jd = {
 		.policy = pname, .swappiness = dec->value, .previous = current, .result = pr, .reason = pr->reason
 	};
@@ -206,6 +206,22 @@ act(struct daemon *d, const struct decision *dn, int current)
 	notify_status(&d->status, "swappiness %d (%s: %s)", dec->value, pname, pr->reason);
 }
 
+void
+daemon_follow_lru(struct daemon *d, bool say)
+{
+	enum policy_kind kind = decide_policy(&d->cfg, d->lru.info.kind == LRU_MGLRU);
+
+	if (kind == d->policy)
+		return;
+	d->policy = kind;
+	d->io.policy = policy_name(kind);
+	snprintf(d->st.policy, sizeof(d->st.policy), "%s", d->io.policy);
+	d->pstate = (struct policy_state){ 0 };
+	if (say)
+		journal_lru(LOG_NOTICE, MSGID_LRU, &d->lru.info, "policy auto: the %s policy decides from now on, for the %s LRU",
+			    d->io.policy, d->st.lru);
+}
+
 static void
 poll_once(struct daemon *d)
 {
@@ -216,6 +232,7 @@ poll_once(struct daemon *d)
 	d->wake.busy = false;
 	d->st.last_poll_s = daemon_now_s();
 	lru_watch_poll(&d->lru, &d->st);
+	daemon_follow_lru(d, true);
 	if (!read_sample(d)) {
 		daemon_publish(d);
 		return;

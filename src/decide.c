@@ -1,5 +1,13 @@
 #include "decide.h"
 
+enum policy_kind
+decide_policy(const struct config *cfg, bool mglru)
+{
+	if (!cfg->policy_auto)
+		return cfg->policy;
+	return mglru ? DECIDE_AUTO_MGLRU : DECIDE_AUTO_CLASSIC;
+}
+
 int
 decide_max(const struct config *cfg, const struct sample *s)
 {
@@ -7,9 +15,9 @@ decide_max(const struct config *cfg, const struct sample *s)
 }
 
 int
-decide_spare_top(const struct config *cfg, int max, int kernel_max)
+decide_spare_top(const struct config *cfg, enum policy_kind kind, int max, int kernel_max)
 {
-	if ((cfg->policy != POLICY_TENDENCY && cfg->policy != POLICY_WORKINGSET) || cfg->max != CONFIG_MAX_AUTO || max != 100 || kernel_max < 200)
+	if ((kind != POLICY_TENDENCY && kind != POLICY_WORKINGSET) || cfg->max != CONFIG_MAX_AUTO || max != 100 || kernel_max < 200)
 		return 0;
 	return 200;
 }
@@ -32,17 +40,18 @@ int
 decide(const struct config *cfg, int max, int kernel_max, struct policy_state *state, struct regulator *reg,
        const struct sample *prev, const struct sample *cur, int current, struct decision *ret)
 {
+	enum policy_kind kind = decide_policy(cfg, cur->mglru);
 	int lo, hi, r;
 
 	if (state) {
 		struct regulator_limits base = decide_limits(cfg, max, kernel_max, cur->mglru);
 
 		policy_begin(state, current);
-		state->spare_top = decide_spare_top(cfg, max, kernel_max);
+		state->spare_top = decide_spare_top(cfg, kind, max, kernel_max);
 		regulator_range(&base, &lo, &hi);
 		state->range_top = hi;
 	}
-	r = policy_evaluate(cfg->policy, state, prev, cur, &ret->pr);
+	r = policy_evaluate(kind, state, prev, cur, &ret->pr);
 	if (r < 0)
 		return r;
 	/* Sparing the cache, or workingset's rise (and either kept between bursts of

@@ -40,6 +40,13 @@ plural(unsigned n, const char *one, const char *many)
 	return n == 1 ? one : many;
 }
 
+/* The policy that decides here: the configured one, or name = auto's for this LRU. */
+static enum policy_kind
+policy_of(const struct explain_input *in)
+{
+	return decide_policy(in->cfg, in->cur->mglru);
+}
+
 /* What the policy asks for and what the limits make of it. */
 static void
 put_asks(struct textbuf *t, const struct explain_input *in)
@@ -48,7 +55,7 @@ put_asks(struct textbuf *t, const struct explain_input *in)
 	int lo, hi;
 
 	regulator_range(&dn->lim, &lo, &hi);
-	textbuf_put(t, "the %s policy asks for %d", policy_name(in->cfg->policy), dn->pr.target);
+	textbuf_put(t, "the %s policy asks for %d", policy_name(policy_of(in)), dn->pr.target);
 	if (dn->dec.clamped)
 		textbuf_put(t, ", which the limits %d..%d make %d", lo, hi, dn->dec.value);
 	textbuf_put(t, " (%s)", dn->pr.reason);
@@ -100,7 +107,7 @@ put_no_swap(struct textbuf *t, const struct explain_input *in)
 	textbuf_put(t,
 	    " as the %s policy asks (%s), which changes nothing until swap is added; swapon is picked up "
 	    "at the next poll.\n",
-	    policy_name(in->cfg->policy), in->dn->pr.reason);
+	    policy_name(policy_of(in)), in->dn->pr.reason);
 }
 
 /* The swap devices, and what max = auto (or the pinned max) becomes. */
@@ -109,7 +116,7 @@ put_swap(struct textbuf *t, const struct explain_input *in)
 {
 	const struct sample *s = in->cur;
 	int auto_max = policy_device_max(s);
-	int spare_top = decide_spare_top(in->cfg, auto_max, in->dn->lim.kernel_max);
+	int spare_top = decide_spare_top(in->cfg, policy_of(in), auto_max, in->dn->lim.kernel_max);
 
 	textbuf_put(t, "Swap: ");
 	if (!s->has_swaps)
@@ -222,6 +229,23 @@ put_device(struct textbuf *t, const struct explain_input *in)
 }
 
 /* The policy's inputs, and its formula, in words. */
+/* name = auto: which policy this LRU gets, and why. */
+static void
+put_auto(struct textbuf *t, const struct explain_input *in)
+{
+	if (in->cur->mglru)
+		textbuf_put(t,
+		    "The configuration's policy is auto, and this kernel reclaims with the multi-gen LRU, where the value "
+		    "only weighs the refault rates of the two kinds of page when the generations' ages do not already "
+		    "pick which to evict: so the %s policy, not the %s policy that auto runs under the classic LRU.\n",
+		    policy_name(DECIDE_AUTO_MGLRU), policy_name(DECIDE_AUTO_CLASSIC));
+	else
+		textbuf_put(t,
+		    "The configuration's policy is auto, and this kernel reclaims with the classic LRU: so the %s "
+		    "policy, not the %s policy that auto runs under the multi-gen LRU.\n",
+		    policy_name(DECIDE_AUTO_CLASSIC), policy_name(DECIDE_AUTO_MGLRU));
+}
+
 static void
 put_inputs(struct textbuf *t, const struct explain_input *in)
 {
@@ -239,7 +263,9 @@ put_inputs(struct textbuf *t, const struct explain_input *in)
 		    duration(looks_ms(in), d, sizeof(d)), (unsigned long long)pr->file_refault_pps,
 		    (unsigned long long)pr->anon_refault_pps, (unsigned long long)pr->swapin_pps,
 		    (unsigned long long)pr->swapout_pps);
-	switch (in->cfg->policy) {
+	if (in->cfg->policy_auto)
+		put_auto(t, in);
+	switch (policy_of(in)) {
 	case POLICY_CK:
 		textbuf_put(t,
 		    "The ck policy (Con Kolivas, 2003) takes the smaller of application memory and free swap "
@@ -333,7 +359,7 @@ put_lru(struct textbuf *t, const struct explain_input *in)
 	else
 		textbuf_put(t, "Kernel: Linux %s, with the multi-gen LRU (mglru: %s is 0x%04x).\n", rel,
 		    KPATH_LRU_GEN_ENABLED, (unsigned)l->caps);
-	if (l->kind == LRU_MGLRU && in->cfg->policy == POLICY_WORKINGSET && in->cur->has_activations)
+	if (l->kind == LRU_MGLRU && policy_of(in) == POLICY_WORKINGSET && in->cur->has_activations)
 		put_ws_mglru(t, l->release);
 }
 

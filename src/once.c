@@ -95,7 +95,7 @@ daemon_once(const struct daemon_options *opt, const struct config *cfg, FILE *ou
 	fprintf(out,
 		"policy=%s swappiness=%d previous=%d app_centile=%d swap_centile=%d mapped_ratio=%d distress=%d "
 		"swap_tendency=%d target=%d max=%d verdict=%s dry_run=%s written=%s\n",
-		policy_name(cfg->policy), dn.dec.value, knob_value, dn.pr.app_centile, dn.pr.swap_centile,
+		policy_name(decide_policy(cfg, cur.mglru)), dn.dec.value, knob_value, dn.pr.app_centile, dn.pr.swap_centile,
 		dn.pr.mapped_ratio, dn.pr.distress, dn.pr.swap_tendency, dn.pr.target, dn.lim.max,
 		regulator_verdict_name(dn.dec.verdict), dry_run ? "yes" : "no", written ? "yes" : "no");
 	if (fflush(out) != 0)

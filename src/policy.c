@@ -801,7 +801,7 @@ device(const struct policy_state *st, const struct sample *cur, struct policy_re
 	if (cur->swap_total_kib == 0 && st) {
 		r->target = clamp_int(st->has_value ? st->value : st->knob, 0, 200);
 		r->kept = POLICY_KEPT_NO_SWAP;
-		REASON("device: no swap, stay at %d", r->target);
+		REASON("no swap, stay at %d", r->target);
 		return;
 	}
 	if (cur->swap_total_kib == 0)
@@ -817,7 +817,7 @@ device(const struct policy_state *st, const struct sample *cur, struct policy_re
 	else
 		what = "swap on disk";
 	r->target = cost;
-	REASON("device: %s, cost value %d", what, cost);
+	REASON("%s, cost value %d", what, cost);
 }
 
 #undef REASON

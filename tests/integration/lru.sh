@@ -165,6 +165,49 @@ put_lru 0x0007
 check "lru: --explain says the range it keeps under the multi-gen LRU" grep -q \
 	"^Limits: 200 to 200, kept within 2 to 199 under the multi-gen LRU" "$WORK/lru.explain"
 set_knob 60
+
+# name = auto: the device policy under the multi-gen LRU, workingset under the classic one,
+# followed when root switches the LRU at run time (a record each time, the policy's
+# history afresh); the start record, status, --once and --explain say which.
+printf '[policy]\nname = auto\n[limits]\nstep = 5\n[daemon]\ninterval_ms = 100\n' >"$CONF/lru-auto.conf"
+fake_swaps /dev/vdb
+fake_vmstat 0 0 0 0 0
+put_lru 0x0007
+policy_is() { "$BIN" status 2>/dev/null | grep -qx "  policy:      $1"; }
+auto_count() { grep -c "policy auto: the" "$WORK/daemon.log" || true; }
+start_daemon -c "$CONF/lru-auto.conf"
+check "lru: auto under the multi-gen LRU on disk swap: device's 100" wait_for 15 knob_is 100
+check "lru: the start record says auto and what it runs" log_has \
+	"started: policy auto, limits 0..auto, .*; mglru LRU, Linux [^ ]*; policy auto runs device MESSAGE_ID="
+check "lru: status names the policy deciding" wait_for 15 policy_is device
+check "lru: the decision's record names it too" log_has "swappiness 60 -> 100 (device: swap on disk, cost value 100)"
+put_lru 0x0000
+check "lru: switched to the classic LRU: workingset decides, and a record says so" wait_for 15 log_has \
+	"policy auto: the workingset policy decides from now on, for the classic LRU MESSAGE_ID=2cb1048d98c44aac910214e42809057a LRU=classic"
+check "lru: status follows" wait_for 15 policy_is workingset
+put_lru 0x0007
+check "lru: and back to device under the multi-gen LRU" wait_for 15 log_has \
+	"policy auto: the device policy decides from now on, for the mglru LRU"
+check "lru: status follows back" wait_for 15 policy_is device
+sleep 0.3
+check "lru: one record a switch, not one a poll" test "$(auto_count)" = 2
+stop_daemon TERM || true
+check "lru: auto: the original back" knob_is 60
+check "lru: --once with auto under the multi-gen LRU runs device" bash -c \
+	"'$BIN' --once --dry-run -c '$CONF/lru-auto.conf' | grep -q '^policy=device swappiness=100 '"
+put_lru 0x0000
+check "lru: --once with auto under the classic LRU runs workingset" bash -c \
+	"'$BIN' --once --dry-run -c '$CONF/lru-auto.conf' | grep -q '^policy=workingset '"
+"$BIN" --explain -c "$CONF/lru-auto.conf" >"$WORK/lru.explain" 2>&1 || true
+check "lru: --explain with auto under the classic LRU names workingset" grep -q \
+	"^The configuration's policy is auto, and this kernel reclaims with the classic LRU: so the workingset policy" \
+	"$WORK/lru.explain"
+put_lru 0x0007
+"$BIN" --explain -c "$CONF/lru-auto.conf" >"$WORK/lru.explain" 2>&1 || true
+check "lru: --explain with auto under the multi-gen LRU names device" grep -q \
+	"^The configuration's policy is auto, and this kernel reclaims with the multi-gen LRU, .*: so the device policy" \
+	"$WORK/lru.explain"
+set_knob 60
 rm -f "$LG"
 
 umount /sys/kernel/mm /proc/sys/kernel/osrelease

@@ -260,6 +260,9 @@ test_set_every_key(void **state)
 		{ "policy", "name", "adaptive", 0 },
 		{ "policy", "name", "device", 0 },
 		{ "policy", "name", "Device", -EINVAL },
+		{ "policy", "name", "auto", 0 },
+		{ "policy", "name", "Auto", -EINVAL },
+		{ "policy", "name", "auto ", -EINVAL },
 		{ "daemon", "busy_interval_ms", "100", 0 },
 		{ "daemon", "busy_interval_ms", "9", -EINVAL },
 		{ "daemon", "psi_trigger_ms", "0", 0 },
@@ -302,6 +305,34 @@ test_set_every_key(void **state)
 			assert_true(strlen(err) > 0);
 		}
 	}
+}
+
+/* name = auto sets no policy of its own, a later name (a drop-in's) undoes it, and the
+ * summary that the start record and --explain quote says which. */
+static void
+test_policy_auto(void **state)
+{
+	struct config c;
+	enum config_key k;
+	char err[256] = "", desc[160];
+
+	(void)state;
+	config_defaults(&c);
+	assert_false(c.policy_auto);
+	assert_int_equal(config_set(&c, "policy", "name", "auto", &k, err, sizeof(err)), 0);
+	assert_true(c.policy_auto);
+	assert_string_equal(config_describe(&c, desc, sizeof(desc)),
+			    "policy auto, limits 0..auto, step 20, smoothing 0%, interval 5000 ms (busy 1000 ms)");
+	assert_int_equal(config_set(&c, "policy", "name", "ck", &k, err, sizeof(err)), 0);
+	assert_false(c.policy_auto);
+	assert_int_equal(c.policy, POLICY_CK);
+	assert_string_equal(config_describe(&c, desc, sizeof(desc)),
+			    "policy ck, limits 0..auto, step 20, smoothing 0%, interval 5000 ms (busy 1000 ms)");
+	/* A bad name changes neither. */
+	assert_int_equal(config_set(&c, "policy", "name", "auto", &k, err, sizeof(err)), 0);
+	assert_int_equal(config_set(&c, "policy", "name", "autos", &k, err, sizeof(err)), -EINVAL);
+	assert_true(c.policy_auto);
+	assert_string_equal(err, "key 'name': expected auto, ck, tendency, adaptive, workingset or device, got 'autos'");
 }
 
 static void
@@ -514,7 +545,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_golden_errors), cmocka_unit_test(test_good_full),
 		cmocka_unit_test(test_defaults_and_comments), cmocka_unit_test(test_missing_file),
-		cmocka_unit_test(test_set_every_key), cmocka_unit_test(test_validate),
+		cmocka_unit_test(test_set_every_key), cmocka_unit_test(test_validate), cmocka_unit_test(test_policy_auto),
 		cmocka_unit_test(test_dropins), cmocka_unit_test(test_refused_files),
 	};
 

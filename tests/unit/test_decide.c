@@ -151,19 +151,72 @@ test_spare_top(void **state)
 	config_defaults(&c);
 	assert_int_equal(c.policy, POLICY_WORKINGSET);
 	assert_int_equal(c.max, CONFIG_MAX_AUTO);
-	assert_int_equal(decide_spare_top(&c, 100, 200), 200); /* its rise lifts the range too */
-	assert_int_equal(decide_spare_top(&c, 200, 200), 0); /* zram: 200 already */
-	assert_int_equal(decide_spare_top(&c, 133, 200), 0); /* zswap: not measured */
-	assert_int_equal(decide_spare_top(&c, 100, 100), 0); /* Linux before 5.8 */
+	assert_int_equal(decide_spare_top(&c, c.policy, 100, 200), 200); /* its rise lifts the range too */
+	assert_int_equal(decide_spare_top(&c, c.policy, 200, 200), 0); /* zram: 200 already */
+	assert_int_equal(decide_spare_top(&c, c.policy, 133, 200), 0); /* zswap: not measured */
+	assert_int_equal(decide_spare_top(&c, c.policy, 100, 100), 0); /* Linux before 5.8 */
 	c.max = 100;
-	assert_int_equal(decide_spare_top(&c, 100, 200), 0); /* a max the user chose */
+	assert_int_equal(decide_spare_top(&c, c.policy, 100, 200), 0); /* a max the user chose */
 	c.max = CONFIG_MAX_AUTO;
-	c.policy = POLICY_TENDENCY;
-	assert_int_equal(decide_spare_top(&c, 100, 200), 200);
-	c.policy = POLICY_ADAPTIVE;
-	assert_int_equal(decide_spare_top(&c, 100, 200), 0);
-	c.policy = POLICY_CK;
-	assert_int_equal(decide_spare_top(&c, 100, 200), 0);
+	assert_int_equal(decide_spare_top(&c, POLICY_TENDENCY, 100, 200), 200);
+	assert_int_equal(decide_spare_top(&c, POLICY_ADAPTIVE, 100, 200), 0);
+	assert_int_equal(decide_spare_top(&c, POLICY_CK, 100, 200), 0);
+	assert_int_equal(decide_spare_top(&c, POLICY_DEVICE, 100, 200), 0);
+}
+
+/* name = auto: device under the multi-gen LRU, workingset under the classic one; any other
+ * name is that policy under both. */
+static void
+test_policy_per_lru(void **state)
+{
+	struct config c;
+
+	(void)state;
+	config_defaults(&c);
+	for (int k = 0; k < POLICY_COUNT; k++) {
+		c.policy = (enum policy_kind)k;
+		c.policy_auto = false;
+		assert_int_equal(decide_policy(&c, false), k);
+		assert_int_equal(decide_policy(&c, true), k);
+		c.policy_auto = true; /* what policy holds does not matter then */
+		assert_int_equal(decide_policy(&c, true), POLICY_DEVICE);
+		assert_int_equal(decide_policy(&c, false), POLICY_WORKINGSET);
+	}
+}
+
+/* decide() runs auto's policy for the sample's LRU: on zram, device holds 199 under the
+ * multi-gen LRU (200 kept off), where the workingset policy on the same calm sample keeps
+ * the value it found; under the classic LRU auto decides exactly as workingset. */
+static void
+test_auto_decides_per_lru(void **state)
+{
+	struct config c, ws;
+	struct sample s = fixture();
+	struct regulator reg = { 0 }, reg2 = { 0 };
+	struct decision dn, dn2;
+
+	(void)state;
+	config_defaults(&c);
+	c.policy_auto = true;
+	ws = c;
+	ws.policy_auto = false;
+	ws.policy = POLICY_WORKINGSET;
+	s.has_swaps = true;
+	s.swaps = (struct swaps){ .devices = 1, .zram = 1 };
+	s.mglru = true;
+	assert_int_equal(decide(&c, decide_max(&c, &s), 200, NULL, &reg, NULL, &s, 60, &dn), 0);
+	assert_int_equal(dn.pr.target, 200);
+	assert_int_equal(dn.dec.value, 199);
+	assert_int_equal(dn.dec.verdict, REGULATOR_WRITE);
+	assert_int_equal(decide(&ws, decide_max(&ws, &s), 200, NULL, &reg2, NULL, &s, 60, &dn2), 0);
+	assert_int_not_equal(dn2.dec.value, 199);
+	s.mglru = false;
+	reg = reg2 = (struct regulator){ 0 };
+	assert_int_equal(decide(&c, decide_max(&c, &s), 200, NULL, &reg, NULL, &s, 60, &dn), 0);
+	assert_int_equal(decide(&ws, decide_max(&ws, &s), 200, NULL, &reg2, NULL, &s, 60, &dn2), 0);
+	assert_int_equal(dn.pr.target, dn2.pr.target);
+	assert_int_equal(dn.dec.value, dn2.dec.value);
+	assert_string_equal(dn.pr.reason, dn2.pr.reason);
 }
 
 /*
@@ -370,6 +423,8 @@ main(void)
 		cmocka_unit_test(test_spare),
 		cmocka_unit_test(test_workingset_lift),
 		cmocka_unit_test(test_device_no_swap),
+		cmocka_unit_test(test_policy_per_lru),
+		cmocka_unit_test(test_auto_decides_per_lru),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -460,7 +460,7 @@ test_device(void **unused)
 	(void)unused;
 	t = render(&c, &s, 60);
 	assert_first_line(t, "It would set vm.swappiness to 100 (it is 60 now): the device policy asks for 100 "
-			     "(device: swap on disk, cost value 100).");
+			     "(swap on disk, cost value 100).");
 	assert_has(t, "\nThe device policy sets vm.swappiness to what the kernel documents it as, the rough relative "
 		      "IO cost of swapping and file system paging (100: the same; above 100: swap is the faster), and "
 		      "holds it, leaving the kernel's refault feedback to adapt to the workload: swap on disk costs "
@@ -469,7 +469,7 @@ test_device(void **unused)
 	s.mglru = true;
 	t = render(&c, &s, 60);
 	assert_first_line(t, "It would set vm.swappiness to 199 (it is 60 now): the device policy asks for 200, which "
-			     "the limits 2..199 make 199 (device: all swap on zram, cost value 200).");
+			     "the limits 2..199 make 199 (all swap on zram, cost value 200).");
 	assert_has(t, ": all swap is on zram, which costs no IO, so it asks for 200.\n");
 	s.mglru = false;
 	s.swaps = (struct swaps){ .devices = 1 };
@@ -481,8 +481,43 @@ test_device(void **unused)
 	s.swaps.devices = 0;
 	t = render(&c, &s, 60);
 	assert_first_line(t, "No swap: swappiness has no effect here; nothing to do.");
-	assert_has(t, "leave 60 in place, as the device policy asks (device: no swap, stay at 60)");
+	assert_has(t, "leave 60 in place, as the device policy asks (no swap, stay at 60)");
 	assert_has(t, ": without swap the value changes nothing, so it keeps the value in effect, 60.\n");
+}
+
+/* name = auto: the policy for the LRU, said before its own sentences, and the configuration
+ * line names auto. */
+static void
+test_auto(void **unused)
+{
+	struct config c = conf(POLICY_CK);
+	struct sample s = fixture(5 * LOOKS_US);
+	const char *t;
+
+	(void)unused;
+	c.policy_auto = true;
+	s.swaps = (struct swaps){ .devices = 1, .zram = 1 };
+	s.mglru = true;
+	t = render(&c, &s, 60);
+	assert_first_line(t, "It would set vm.swappiness to 199 (it is 60 now): the device policy asks for 200, which "
+			     "the limits 2..199 make 199 (all swap on zram, cost value 200).");
+	assert_has(t, "\nThe configuration's policy is auto, and this kernel reclaims with the multi-gen LRU, where the "
+		      "value only weighs the refault rates of the two kinds of page when the generations' ages do not "
+		      "already pick which to evict: so the device policy, not the workingset policy that auto runs "
+		      "under the classic LRU.\nThe device policy sets vm.swappiness to what the kernel documents it as");
+	assert_has(t, "\nConfiguration: /etc/autoswappiness.conf (policy auto, limits 0..auto,");
+	s.mglru = false;
+	t = render(&c, &s, 60);
+	assert_has(t, "the workingset policy asks for");
+	assert_has(t, "\nThe configuration's policy is auto, and this kernel reclaims with the classic LRU: so the "
+		      "workingset policy, not the device policy that auto runs under the multi-gen LRU.\nThe workingset "
+		      "policy starts from the tendency policy's value");
+	assert_lacks(t, "cost value");
+	/* A named policy says nothing of auto. */
+	c.policy_auto = false;
+	t = render(&c, &s, 60);
+	assert_lacks(t, "auto runs");
+	assert_lacks(t, "policy is auto");
 }
 
 /* The kernel and its LRU, one sentence; under the multi-gen LRU with the workingset
@@ -684,7 +719,7 @@ main(void)
 		cmocka_unit_test(test_verdicts),
 		cmocka_unit_test(test_adaptive),
 		cmocka_unit_test(test_workingset),
-		cmocka_unit_test(test_device),
+		cmocka_unit_test(test_device), cmocka_unit_test(test_auto),
 		cmocka_unit_test(test_lru),
 		cmocka_unit_test(test_config_sources),
 		cmocka_unit_test(test_config_blames_the_dropin),

@@ -1209,16 +1209,16 @@ test_device(void **state)
 		int target;
 		const char *reason;
 	} cases[] = {
-		{ "disk", true, 1, 0, false, 1000, 100, "device: swap on disk, cost value 100" },
-		{ "zram", true, 2, 2, false, 1000, 200, "device: all swap on zram, cost value 200" },
+		{ "disk", true, 1, 0, false, 1000, 100, "swap on disk, cost value 100" },
+		{ "zram", true, 2, 2, false, 1000, 200, "all swap on zram, cost value 200" },
 		/* zram's 200 holds with zswap on: zswap does not stand in front of zram's IO. */
-		{ "zram, zswap on", true, 1, 1, true, 1000, 200, "device: all swap on zram, cost value 200" },
-		{ "zswap", true, 1, 0, true, 1000, 133, "device: zswap in front of swap, cost value 133" },
-		{ "disk and zram", true, 2, 1, false, 1000, 100, "device: swap on disk and zram, cost value 100" },
-		{ "no /proc/swaps", false, 0, 0, false, 1000, 100, "device: swap devices unknown, cost value 100" },
+		{ "zram, zswap on", true, 1, 1, true, 1000, 200, "all swap on zram, cost value 200" },
+		{ "zswap", true, 1, 0, true, 1000, 133, "zswap in front of swap, cost value 133" },
+		{ "disk and zram", true, 2, 1, false, 1000, 100, "swap on disk and zram, cost value 100" },
+		{ "no /proc/swaps", false, 0, 0, false, 1000, 100, "swap devices unknown, cost value 100" },
 		/* No swap: the value in effect (policy_observe's 37) stays. */
-		{ "no swap", true, 0, 0, false, 0, 37, "device: no swap, stay at 37" },
-		{ "no swap, zswap on", true, 0, 0, true, 0, 37, "device: no swap, stay at 37" },
+		{ "no swap", true, 0, 0, false, 0, 37, "no swap, stay at 37" },
+		{ "no swap, zswap on", true, 0, 0, true, 0, 37, "no swap, stay at 37" },
 	};
 
 	(void)state;
@@ -1288,7 +1288,7 @@ test_device_follows(void **state)
 
 		assert_int_equal(policy_evaluate(POLICY_DEVICE, NULL, NULL, &cur, &r), 0);
 		assert_int_equal(r.target, 100);
-		assert_string_equal(r.reason, "device: no swap, cost value 100");
+		assert_string_equal(r.reason, "no swap, cost value 100");
 	}
 }
 
