@@ -18,7 +18,7 @@ struct decision {
  * name = auto: the policy for the kernel's LRU (mglru: the multi-gen LRU). Under the
  * multi-gen LRU the value only weighs the two types' refault rates when the kernel
  * picks the type to evict next, and the generations' ages make most of those picks
- * (autoswappiness(7), THE DEFAULT POLICY PER LRU), so device states the devices' cost
+ * (autoswappiness(7), ONE POLICY PER LRU), so device states the devices' cost
  * and holds it; under the classic LRU workingset steers. Otherwise the configured
  * policy, whatever the LRU.
  */
