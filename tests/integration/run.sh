@@ -120,10 +120,15 @@ mount --bind "$P" /proc/pressure/memory
 mount --bind "$K" /proc/sys/vm/swappiness
 mount -t tmpfs -o mode=0755 tmpfs /run
 STATE=/run/autoswappiness
+# The classic LRU whatever the host runs (no lru_gen/enabled: the daemon takes it as classic),
+# so that the figures below do not depend on it: the multi-gen LRU keeps the values within
+# 2..199 and name = auto picks another policy there. lru.sh mounts its own fakes over this.
+mount -t tmpfs -o mode=0755 tmpfs /sys/kernel/mm
 
 # Sanity: the fakes are what the process sees, not the machine's files.
 check "fake meminfo is mounted" grep -q '^MemTotal: *1000000 kB' /proc/meminfo
 check "fake knob is mounted" test "$(cat /proc/sys/vm/swappiness)" = 60
+check "no lru_gen/enabled: the classic LRU, whatever the host's" test ! -e /sys/kernel/mm/lru_gen/enabled
 
 CONF=$WORK/conf
 mkdir -p "$CONF"
