@@ -178,6 +178,23 @@ set_textfile(struct config *c, const char *value, char *err, size_t errlen)
 	return 0;
 }
 
+/* [policy] name: auto (one policy per LRU) or a policy; a later name undoes auto. */
+static int
+set_policy_name(struct config *c, const char *value, char *err, size_t errlen)
+{
+	if (strcmp(value, "auto") == 0) {
+		c->policy_auto = true;
+		return 0;
+	}
+	if (policy_from_name(value, &c->policy) == 0) {
+		c->policy_auto = false;
+		return 0;
+	}
+	snprintf(err, errlen, "key 'name': expected auto, ck, tendency, adaptive, workingset or device, got %s",
+		 QUOTE(value));
+	return -EINVAL;
+}
+
 int
 config_set(struct config *c, const char *section, const char *key, const char *value,
 	   enum config_key *ret_key, char *err, size_t errlen)
@@ -190,16 +207,7 @@ config_set(struct config *c, const char *section, const char *key, const char *v
 		return r;
 	switch (k) {
 	case CONFIG_KEY_POLICY_NAME:
-		if (strcmp(value, "auto") == 0) {
-			c->policy_auto = true;
-		} else if (policy_from_name(value, &c->policy) == 0) {
-			c->policy_auto = false;
-		} else {
-			snprintf(err, errlen,
-				 "key 'name': expected auto, ck, tendency, adaptive, workingset or device, got %s",
-				 QUOTE(value));
-			r = -EINVAL;
-		}
+		r = set_policy_name(c, value, err, errlen);
 		break;
 	case CONFIG_KEY_LIMITS_MIN:
 		r = set_int(&c->min, key, value, 0, CONFIG_SWAPPINESS_MAX, err, errlen);
