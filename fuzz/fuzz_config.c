@@ -43,7 +43,7 @@ check_ranges(const struct config *c)
 
 	if (config_validate(c, &key, err, sizeof(err)) != 0)
 		abort();
-	if ((unsigned)c->policy >= POLICY_COUNT || policy_name(c->policy) == NULL)
+	if (c->policy != CONFIG_POLICY_AUTO && ((unsigned)c->policy >= POLICY_COUNT || policy_name(c->policy) == NULL))
 		abort();
 	if (c->min < 0 || c->min > CONFIG_SWAPPINESS_MAX)
 		abort();

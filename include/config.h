@@ -38,11 +38,11 @@ enum config_key {
 #define CONFIG_PSI_WINDOW_MS 2000	/* the trigger window: unprivileged triggers need a multiple of 2 s */
 #define CONFIG_PSI_UNPRIVILEGED_CHECK_MS 2000 /* the kernel checks a trigger opened without CAP_SYS_RESOURCE this often */
 #define CONFIG_MAX_AUTO (-1)		/* max = auto: follow the swap devices */
+#define CONFIG_POLICY_AUTO POLICY_COUNT /* name = auto: one policy per LRU (decide_policy) */
 #define CONFIG_PATH_BYTES 256		/* room for a path in the config, NUL included */
 
 struct config {
-	enum policy_kind policy; /* the policy, unless policy_auto */
-	bool policy_auto;	 /* name = auto: one policy per LRU (decide_policy) */
+	enum policy_kind policy; /* or CONFIG_POLICY_AUTO */
 	int min;
 	int max; /* CONFIG_MAX_AUTO or 0..200 */
 	int step;

@@ -183,13 +183,11 @@ static int
 set_policy_name(struct config *c, const char *value, char *err, size_t errlen)
 {
 	if (strcmp(value, "auto") == 0) {
-		c->policy_auto = true;
+		c->policy = CONFIG_POLICY_AUTO;
 		return 0;
 	}
-	if (policy_from_name(value, &c->policy) == 0) {
-		c->policy_auto = false;
+	if (policy_from_name(value, &c->policy) == 0)
 		return 0;
-	}
 	snprintf(err, errlen, "key 'name': expected auto, ck, tendency, adaptive, workingset or device, got %s",
 		 QUOTE(value));
 	return -EINVAL;
@@ -290,6 +288,6 @@ config_describe(const struct config *c, char *buf, size_t len)
 	else
 		snprintf(max, sizeof(max), "%d", c->max);
 	snprintf(buf, len, "policy %s, limits %d..%s, step %d, smoothing %d%%, interval %u ms (busy %u ms)",
-		 c->policy_auto ? "auto" : policy_name(c->policy), c->min, max, c->step, c->smoothing_pct, c->interval_ms, c->busy_interval_ms);
+		 c->policy == CONFIG_POLICY_AUTO ? "auto" : policy_name(c->policy), c->min, max, c->step, c->smoothing_pct, c->interval_ms, c->busy_interval_ms);
 	return buf;
 }

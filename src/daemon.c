@@ -297,8 +297,8 @@ daemon_run(const struct daemon_options *opt, const struct config *cfg)
 	daemon_follow_lru(&d, false);
 	journal_lru(LOG_INFO, MSGID_START, &d.lru.info, "started: %s, original %d%s; %s LRU, Linux %s%s%s",
 		    config_describe(&d.cfg, desc, sizeof(desc)), d.own.original, d.own.dry_run ? ", dry run" : "",
-		    d.st.lru, d.st.kernel, d.cfg.policy_auto ? "; policy auto runs " : "",
-		    d.cfg.policy_auto ? d.io.policy : "");
+		    d.st.lru, d.st.kernel, d.cfg.policy == CONFIG_POLICY_AUTO ? "; policy auto runs " : "",
+		    d.cfg.policy == CONFIG_POLICY_AUTO ? d.io.policy : "");
 	check_others(&d);
 	if (d.own.yielded)
 		daemon_status_yielded(&d, d.own.expected);

@@ -3,7 +3,7 @@
 enum policy_kind
 decide_policy(const struct config *cfg, bool mglru)
 {
-	if (!cfg->policy_auto)
+	if (cfg->policy != CONFIG_POLICY_AUTO)
 		return cfg->policy;
 	return mglru ? DECIDE_AUTO_MGLRU : DECIDE_AUTO_CLASSIC;
 }

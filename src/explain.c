@@ -263,7 +263,7 @@ put_inputs(struct textbuf *t, const struct explain_input *in)
 		    duration(looks_ms(in), d, sizeof(d)), (unsigned long long)pr->file_refault_pps,
 		    (unsigned long long)pr->anon_refault_pps, (unsigned long long)pr->swapin_pps,
 		    (unsigned long long)pr->swapout_pps);
-	if (in->cfg->policy_auto)
+	if (in->cfg->policy == CONFIG_POLICY_AUTO)
 		put_auto(t, in);
 	switch (policy_of(in)) {
 	case POLICY_CK:

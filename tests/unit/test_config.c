@@ -318,20 +318,20 @@ test_policy_auto(void **state)
 
 	(void)state;
 	config_defaults(&c);
-	assert_false(c.policy_auto);
+	assert_int_not_equal(c.policy, CONFIG_POLICY_AUTO);
 	assert_int_equal(config_set(&c, "policy", "name", "auto", &k, err, sizeof(err)), 0);
-	assert_true(c.policy_auto);
+	assert_int_equal(c.policy, CONFIG_POLICY_AUTO);
 	assert_string_equal(config_describe(&c, desc, sizeof(desc)),
 			    "policy auto, limits 0..auto, step 20, smoothing 0%, interval 5000 ms (busy 1000 ms)");
 	assert_int_equal(config_set(&c, "policy", "name", "ck", &k, err, sizeof(err)), 0);
-	assert_false(c.policy_auto);
+	assert_int_not_equal(c.policy, CONFIG_POLICY_AUTO);
 	assert_int_equal(c.policy, POLICY_CK);
 	assert_string_equal(config_describe(&c, desc, sizeof(desc)),
 			    "policy ck, limits 0..auto, step 20, smoothing 0%, interval 5000 ms (busy 1000 ms)");
 	/* A bad name changes neither. */
 	assert_int_equal(config_set(&c, "policy", "name", "auto", &k, err, sizeof(err)), 0);
 	assert_int_equal(config_set(&c, "policy", "name", "autos", &k, err, sizeof(err)), -EINVAL);
-	assert_true(c.policy_auto);
+	assert_int_equal(c.policy, CONFIG_POLICY_AUTO);
 	assert_string_equal(err, "key 'name': expected auto, ck, tendency, adaptive, workingset or device, got 'autos'");
 }
 

@@ -175,13 +175,12 @@ test_policy_per_lru(void **state)
 	config_defaults(&c);
 	for (int k = 0; k < POLICY_COUNT; k++) {
 		c.policy = (enum policy_kind)k;
-		c.policy_auto = false;
 		assert_int_equal(decide_policy(&c, false), k);
 		assert_int_equal(decide_policy(&c, true), k);
-		c.policy_auto = true; /* what policy holds does not matter then */
-		assert_int_equal(decide_policy(&c, true), POLICY_DEVICE);
-		assert_int_equal(decide_policy(&c, false), POLICY_WORKINGSET);
 	}
+	c.policy = CONFIG_POLICY_AUTO;
+	assert_int_equal(decide_policy(&c, true), POLICY_DEVICE);
+	assert_int_equal(decide_policy(&c, false), POLICY_WORKINGSET);
 }
 
 /* decide() runs auto's policy for the sample's LRU: on zram, device holds 199 under the
@@ -197,9 +196,8 @@ test_auto_decides_per_lru(void **state)
 
 	(void)state;
 	config_defaults(&c);
-	c.policy_auto = true;
+	c.policy = CONFIG_POLICY_AUTO;
 	ws = c;
-	ws.policy_auto = false;
 	ws.policy = POLICY_WORKINGSET;
 	s.has_swaps = true;
 	s.swaps = (struct swaps){ .devices = 1, .zram = 1 };

@@ -495,7 +495,7 @@ test_auto(void **unused)
 	const char *t;
 
 	(void)unused;
-	c.policy_auto = true;
+	c.policy = CONFIG_POLICY_AUTO;
 	s.swaps = (struct swaps){ .devices = 1, .zram = 1 };
 	s.mglru = true;
 	t = render(&c, &s, 60);
@@ -514,7 +514,7 @@ test_auto(void **unused)
 		      "policy starts from the tendency policy's value");
 	assert_lacks(t, "cost value");
 	/* A named policy says nothing of auto. */
-	c.policy_auto = false;
+	c.policy = POLICY_CK;
 	t = render(&c, &s, 60);
 	assert_lacks(t, "auto runs");
 	assert_lacks(t, "policy is auto");
