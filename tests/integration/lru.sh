@@ -99,19 +99,24 @@ rm -f "$LG" "$LRU_PROM"
 
 # --explain (as uid 65534): one sentence for the kernel and its LRU, and under the
 # multi-gen LRU what the default policy's counters count on this release.
-lru_explain() {
-	setpriv --reuid=65534 --regid=65534 --clear-groups "$BIN" --explain -c /nonexistent/conf >"$WORK/lru.explain" 2>&1
+# Its counters' sentences are the workingset policy's: a file uid 65534 may read names it.
+LPUB=$(mktemp -d /tmp/autoswappiness-lru.XXXXXX)
+chmod 0755 "$LPUB"
+printf '[policy]\nname = workingset\n' >"$LPUB/ws.conf"
+lru_explain() { # lru_explain [CONFIG]: the built-in defaults without one
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$BIN" --explain -c "${1:-/nonexistent/conf}" \
+		>"$WORK/lru.explain" 2>&1
 }
 lru_explain_has() { grep -qxF -- "$1" "$WORK/lru.explain"; }
 put_lru 0x0007
-check "lru: --explain runs" lru_explain
+check "lru: --explain runs" lru_explain "$LPUB/ws.conf"
 check "lru: --explain names the kernel and the multi-gen LRU" lru_explain_has \
 	"Kernel: Linux 6.12.57+deb13-amd64, with the multi-gen LRU (mglru: $LG is 0x0007)."
 ws_counters="workingset_activate_anon and _file, which the workingset policy steers by"
 check "lru: --explain says what the workingset counters count on 6.12" lru_explain_has "Under the multi-gen LRU \
 from about Linux 6.5 to 6.13, $ws_counters, count every recent refault, not only those within the working set."
 echo 6.1.0-27-amd64 >"$WORK/osrelease"
-lru_explain
+lru_explain "$LPUB/ws.conf"
 check "lru: --explain on 6.1: promotions, not refaults" lru_explain_has "Under the multi-gen LRU before about \
 Linux 6.5, $ws_counters, count promotions of pages used through file descriptors, not refaults."
 put_lru 0x0000
@@ -209,5 +214,6 @@ check "lru: --explain with auto under the multi-gen LRU names device" grep -q \
 	"$WORK/lru.explain"
 set_knob 60
 rm -f "$LG"
+rm -rf "$LPUB"
 
 umount /sys/kernel/mm /proc/sys/kernel/osrelease
