@@ -21,15 +21,19 @@ def _per_setting(rows):
     return per, need
 
 
-def choose_default(rows, policy_of):
+def choose_default(rows, policy_of, met=None):
     """The policy to ship as the default, and {setting: geometric mean} of the candidates.
 
     rows: targets.csv rows (swap, workload, setting, ratio...). policy_of: {setting: policy}
     for the daemon settings that run a policy as shipped otherwise ("daemon default": the
-    shipped policy; "daemon ck": ck...). The winner is the candidate with the lowest geometric
-    mean of its ratios over every (swap mode, workload) that a static value was measured on;
-    a candidate missing one of them is out. A tie goes to "daemon default" (no change without
-    a reason), then to the first name. (None, {}) without a candidate."""
+    shipped policy; "daemon ck": ck...). met: {setting: how many of issue 46's targets it
+    meets over every LRU and swap mode} (check_targets), or None. The winner is the candidate
+    that meets the most targets, then the one with the lowest geometric mean of its ratios
+    over every (swap mode, workload) that a static value was measured on: the targets are
+    judged by intervals, and a geometric mean lower inside the noise is no reason to give up
+    a target (a policy that writes less). A candidate missing a workload is out. A tie goes
+    to "daemon default" (no change without a reason), then to the first name. (None, {})
+    without a candidate."""
     per, need = _per_setting(rows)
     geo = {}
     for s in policy_of:
@@ -38,8 +42,14 @@ def choose_default(rows, policy_of):
             geo[s] = stats.geomean([v[k] for k in sorted(need)])
     if not geo:
         return None, geo
-    best = min(geo, key=lambda s: (geo[s], s != DEFAULT, s))
+    met = met or {}
+    best = min(geo, key=lambda s: (-met.get(s, 0), geo[s], s != DEFAULT, s))
     return policy_of[best], geo
+
+
+def targets_met(checks):
+    """How many of the Checks (check_targets) are met."""
+    return sum(1 for c in checks if c.met)
 
 
 # key: the target's number in RESULTS.md (issue 46's targets, 1-4); detail: the figure and its

@@ -91,11 +91,11 @@ def run(rdir, bdir):
     # The default and the headline are read from the files, as anyone else would read them.
     rows = targets.read(os.path.join(results, "targets.csv"))
     rows60 = targets.read(os.path.join(results, "against60.csv"))
-    choice, geo = choose.choose_default(rows, data.policy_of())
-    with open(os.path.join(results, "default-policy.txt"), "w") as f:
-        f.write(f"{choice or ''}\n")
     checks = {model.label(s): choose.check_targets(rows, rows60, model.label(s), data.median_writes(s))
               for s in data.daemons}
+    choice, geo = choose.choose_default(rows, data.policy_of(), {s: choose.targets_met(c) for s, c in checks.items()})
+    with open(os.path.join(results, "default-policy.txt"), "w") as f:
+        f.write(f"{choice or ''}\n")
     pl = draw(data, res, rows, bdir)
     head = markdown.plain_headline(data, rows, rows60)
     with open(os.path.join(bdir, "RESULTS.md"), "w") as f:

@@ -5,6 +5,7 @@ import math
 import statistics
 from collections import namedtuple
 
+from . import choose
 from . import compare
 from . import load
 from . import model
@@ -306,9 +307,11 @@ def targets_section(data, rows, choice, geo, checks):
             out.append(f"| {s} | {data.title(swap)} | " + " | ".join(cells.get(k, "n/a") for k in "1234") + " |")
     out.append("")
     if choice:
-        g = "; ".join(f"{s} {fmt_ratio(v)}" for s, v in sorted(geo.items(), key=lambda kv: kv[1]))
-        out.append(f"**Default policy chosen by this run: {choice}**: the policy configuration with the lowest geometric "
-                   f"mean of its ratios over every workload and swap mode ({g}); written to "
+        met = {s: choose.targets_met(checks.get(s, [])) for s in geo}
+        g = "; ".join(f"{s} {met[s]} met, {fmt_ratio(v)}" for s, v in sorted(geo.items(), key=lambda kv: (-met[kv[0]], kv[1])))
+        out.append(f"**Default policy chosen by this run: {choice}**: the policy configuration that meets the most of "
+                   "these targets over every LRU and swap mode, then the one with the lowest geometric mean of its "
+                   f"ratios over every workload and swap mode ({g}); written to "
                    "[results/default-policy.txt](results/default-policy.txt).\n")
     else:
         out.append("No default policy chosen: no policy configuration was measured on every workload and swap mode.\n")

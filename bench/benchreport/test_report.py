@@ -77,6 +77,20 @@ class ChooseDefault(unittest.TestCase):
         self.assertEqual(choice, "tendency")
         self.assertEqual(set(geo), {"daemon default"})
 
+    def test_more_targets_met_win_over_a_lower_geometric_mean(self):
+        # ck is 2% faster on the geometric mean, the default meets one target more (say, the
+        # writes a minute): the default stays; with as many met, the geometric mean decides.
+        rows = table({"static 60": (1, 1, 1, 1), "daemon default": (1.0, 1.0, 1.0, 1.0), "daemon ck": (0.98,) * 4})
+        self.assertEqual(choose.choose_default(rows, POLICIES, {"daemon default": 7, "daemon ck": 6})[0], "tendency")
+        self.assertEqual(choose.choose_default(rows, POLICIES, {"daemon default": 6, "daemon ck": 7})[0], "ck")
+        self.assertEqual(choose.choose_default(rows, POLICIES, {"daemon default": 7, "daemon ck": 7})[0], "ck")
+        self.assertEqual(choose.choose_default(rows, POLICIES)[0], "ck")
+
+    def test_targets_met_counts_the_checks_met(self):
+        c = choose.Check
+        self.assertEqual(choose.targets_met([c("disk", "t", True, ""), c("disk", "u", False, ""), c("zram", "t", True, "")]), 2)
+        self.assertEqual(choose.targets_met([]), 0)
+
     def test_no_candidate(self):
         self.assertEqual(choose.choose_default(table({"static 60": (1, 1, 1, 1)}), POLICIES), (None, {}))
         self.assertEqual(choose.choose_default([], POLICIES), (None, {}))
