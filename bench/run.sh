@@ -137,6 +137,14 @@
 #                          configurations (checked); runs already in BENCH_RAW/runs.csv are
 #                          skipped, boots with nothing left to do are not made. Commit
 #                          bench/results before a session ends to resume in the next one.
+#   BENCH_MORE="LRU-SWAP/WORKLOAD:N ..."  these boots run N repetitions of each setting instead
+#                          of BENCH_REPS (N: more than BENCH_REPS, at most 50), e.g.
+#                          mglru-zram/responsiveness:10. With BENCH_RESUME=1 the repetitions
+#                          recorded stay and only the new ones run, in the order bench/order.sh
+#                          gives them. The report's "Repetitions" names the cells whose intervals
+#                          need more, and the N that would tell their ratio from 1. A cell is
+#                          extended once (host-info's more_reps; another N is refused): runs added
+#                          until an interval leaves 1 would find differences that are not there.
 #   BENCH_REDO="SWAP/WORKLOAD ..."  with BENCH_RESUME=1: drop these workloads' recorded runs
 #                          (on every LRU of the run) and measure them again (after a change to their script or sizes);
 #                          the rest of the run is kept if it was measured with the same guest,
@@ -201,6 +209,40 @@ policies=${BENCH_POLICIES-}
 extra_configs=${BENCH_EXTRA_CONFIGS-}
 reps=${BENCH_REPS:-$([[ $quick == 1 ]] && echo 1 || echo 5)}
 warmup=${BENCH_WARMUP:-$([[ $quick == 1 ]] && echo 0 || echo 1)}
+[[ $reps =~ ^[1-9][0-9]*$ ]] || die "BENCH_REPS must be a positive number, not '$reps'"
+# BENCH_MORE: cells (LRU-SWAP/WORKLOAD) that run more repetitions than $reps; see the top.
+more=""
+for item in ${BENCH_MORE:-}; do
+	[[ $item =~ ^(classic|mglru)-(disk|zram)/([a-z-]+):([0-9]+)$ ]] ||
+		die "BENCH_MORE: '$item' is not LRU-SWAP/WORKLOAD:N (e.g. mglru-zram/responsiveness:10)"
+	[[ " $lrus " == *" ${BASH_REMATCH[1]} "* && " $swap_modes " == *" ${BASH_REMATCH[2]} "* ]] ||
+		die "BENCH_MORE: '$item': the run has no ${BASH_REMATCH[1]}-${BASH_REMATCH[2]} (LRUs: $lrus; swap modes: $swap_modes)"
+	[[ " $workloads " == *" ${BASH_REMATCH[3]} "* ]] ||
+		die "BENCH_MORE: '$item': ${BASH_REMATCH[3]} is not among the workloads run ($workloads)"
+	n=$((10#${BASH_REMATCH[4]}))
+	((n > reps && n <= 50)) || die "BENCH_MORE: '$item': N must be more than BENCH_REPS ($reps) and at most 50"
+	[[ " $more " != *" ${item%:*}:"* ]] || die "BENCH_MORE: '$item': ${item%:*} is named twice"
+	more+=" ${item%:*}:$n"
+done
+# A cell is extended once (the N given first stays; another is refused), so that no cell gets
+# runs until its interval happens to leave 1.
+if [[ $resume == 1 && -f $raw/host-info.txt ]]; then
+	for item in $(sed -n 's/^more_reps=//p' "$raw/host-info.txt"); do
+		for m in $more; do
+			[[ ${m%:*} != "${item%:*}" || $m == "$item" ]] ||
+				die "BENCH_MORE: ${item%:*} was extended to ${item##*:} repetitions already, not ${m##*:}: a cell is extended once"
+		done
+		[[ " $more " == *" $item "* ]] || more+=" $item"
+	done
+fi
+# The repetitions per setting of the boot of workload $1, LRU $2, swap mode $3.
+cell_reps() {
+	local item
+	for item in $more; do
+		[[ ${item%:*} != "$2-$3/$1" ]] || { echo "${item##*:}"; return; }
+	done
+	echo "$reps"
+}
 mem_mb=${BENCH_MEM_MB:-256}
 swap_mb=${BENCH_SWAP_MB:-1024}
 zram_mb=${BENCH_ZRAM_MB:-$swap_mb}
@@ -427,7 +469,7 @@ cost_policies=$(for c in $daemon_settings; do
 	f=$staged/configs/$([[ $c == default ]] && echo shipped || echo "$c").conf
 	awk '/^\[/ { sec = $0 } sec == "[policy]" && /^#?name *=/ { sub(/^#?name *= */, ""); print; exit }' "$f"
 done | awk '!seen[$0]++' | tr '\n' ' ')
-say "settings: $mode_settings; swap: $swap_modes; LRU: $lrus; repetitions $reps, warm-up $warmup; workloads: $workloads"
+say "settings: $mode_settings; swap: $swap_modes; LRU: $lrus; repetitions $reps${more:+ (more:$more)}, warm-up $warmup; workloads: $workloads"
 
 # --- image, data disk ------------------------------------------------------------------------
 tests/vm/recipe.sh "$BUILD_DIR/vm/$guest" "$guest"
@@ -540,10 +582,10 @@ boot() { # SHAREDIR MEM_MB TIMEOUT
 	return "$rc"
 }
 
-env_common() {
+env_common() { # [REPS]: the boot's repetitions per setting ($reps)
 	cat <<-EOF
 		SETTINGS="$settings"
-		REPS=$reps
+		REPS=${1:-$reps}
 		WARMUP=$warmup
 		ZRAM_MB=$zram_mb
 		SAMPLE_MS=$sample_ms
@@ -608,6 +650,7 @@ host_info_lines() {
 		echo "workloads=$all_workloads"
 		echo "boots_done=${boots_done# }"
 		echo "reps=$reps"
+		echo "more_reps=${more# }"
 		echo "warmup=$warmup"
 		echo "quick=$quick"
 		echo "guest_suite=$guest"
@@ -790,18 +833,19 @@ for wl in $workloads; do
 			what="workload $wl, swap $swap, LRU $lru"
 			share=$out/share-$wl-$mk
 			nset=$(nset_of "$wl" "$lru" "$swap")
+			n=$(cell_reps "$wl" "$lru" "$swap")
 			ndone=$(done_keys "$swap" "$wl" "$lru" | wc -l)
-			todo=$((reps * nset - ndone))
+			todo=$((n * nset - ndone))
 			if ((todo <= 0)); then
-				say "$what: all $((reps * nset)) runs recorded already"
+				say "$what: all $((n * nset)) runs recorded already"
 				continue
 			fi
 			stage "$share"
 			done_keys "$swap" "$wl" "$lru" >"$share/skip.txt"
-			{ env_common; echo "SETTINGS=\"$(settings_of_mode "$lru" "$swap")\""
+			{ env_common "$n"; echo "SETTINGS=\"$(settings_of_mode "$lru" "$swap")\""
 			  echo "MODE=workload"; echo "WORKLOAD=$wl"; echo "SWAP=$swap"; echo "LRU=$lru"; } >"$share/bench.env"
 			runs=$((warmup + todo))
-			say "$(date -u +%T) $what: $runs runs in one boot$( ((ndone == 0)) || echo " ($ndone recorded before)")"
+			say "$(date -u +%T) $what: $runs runs in one boot$( ((ndone == 0)) || echo " ($ndone recorded before)")$( ((n == reps)) || echo "; $n repetitions (BENCH_MORE)")"
 			# Other work on the host shares its cores with the emulator: record how busy it was.
 			host_load+=" $wl/$mk:$(cut -d' ' -f1 /proc/loadavg)"
 			run_timeouts+=" $wl/$mk:$run_timeout"
@@ -824,7 +868,7 @@ missing=0
 for wl in $workloads; do
 	for swap in $swap_modes; do
 		for lru in $lrus; do
-			missing=$((missing + reps * $(nset_of "$wl" "$lru" "$swap") - $(done_keys "$swap" "$wl" "$lru" | wc -l)))
+			missing=$((missing + $(cell_reps "$wl" "$lru" "$swap") * $(nset_of "$wl" "$lru" "$swap") - $(done_keys "$swap" "$wl" "$lru" | wc -l)))
 		done
 	done
 done

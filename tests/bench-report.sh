@@ -394,6 +394,27 @@ echo "lrus=mglru classic" >>"$tmp/resume-lru/host-info.txt"
 check "run.sh: resuming a two-LRU run with one LRU is refused" \
 	lru_resume "was measured with BENCH_LRU='mglru classic', not 'classic'" BENCH_LRU=classic BENCH_GUEST=bookworm
 
+# --- BENCH_MORE: more repetitions in the cells whose intervals need them (issue 46) ---------------
+check "run.sh: BENCH_MORE names LRU-SWAP/WORKLOAD:N" runsh "BENCH_MORE: 'zram/dirtier:8' is not LRU-SWAP/WORKLOAD:N" \
+	BENCH_MORE=zram/dirtier:8 BENCH_WORKLOADS=dirtier
+check "run.sh: BENCH_MORE's N is more than BENCH_REPS" runsh "BENCH_MORE: 'mglru-zram/dirtier:5': N must be more than BENCH_REPS (5)" \
+	BENCH_MORE=mglru-zram/dirtier:5 BENCH_WORKLOADS=dirtier
+check "run.sh: BENCH_MORE's N is at most 50" runsh "N must be more than BENCH_REPS (5) and at most 50" \
+	BENCH_MORE=mglru-zram/dirtier:51 BENCH_WORKLOADS=dirtier
+check "run.sh: BENCH_MORE names a workload of the run" runsh "BENCH_MORE: 'mglru-zram/phased:8': phased is not among the workloads" \
+	BENCH_MORE=mglru-zram/phased:8 BENCH_WORKLOADS=dirtier
+check "run.sh: BENCH_MORE names an LRU of the run" runsh "BENCH_MORE: 'mglru-disk/dirtier:8': the run has no mglru-disk" \
+	BENCH_MORE=mglru-disk/dirtier:8 BENCH_WORKLOADS=dirtier BENCH_LRU=classic
+check "run.sh: BENCH_MORE names a cell once, with one N" runsh "BENCH_MORE: 'classic-disk/dirtier:9': classic-disk/dirtier is named twice" \
+	BENCH_MORE="classic-disk/dirtier:8 classic-disk/dirtier:9" BENCH_WORKLOADS=dirtier
+check "run.sh: BENCH_MORE=mglru-zram/dirtier:8 classic-disk/dirtier:10 pass the check" runsh "" \
+	BENCH_MORE="mglru-zram/dirtier:8 classic-disk/dirtier:10" BENCH_WORKLOADS=dirtier
+check "run.sh: BENCH_REPS=0 is refused" runsh "BENCH_REPS must be a positive number, not '0'" BENCH_REPS=0
+echo "more_reps=mglru-zram/dirtier:8" >>"$tmp/resume-lru/host-info.txt"
+check "run.sh: a cell extended once is not extended again with another N" \
+	lru_resume "BENCH_MORE: mglru-zram/dirtier was extended to 8 repetitions already, not 10: a cell is extended once" \
+	BENCH_MORE=mglru-zram/dirtier:10 BENCH_WORKLOADS=dirtier BENCH_GUEST=bookworm
+
 # --- the order of a boot's runs (bench/order.sh): every setting once a repetition, predecessors even
 order_even() { # REPS SETTING...: every repetition runs each setting once, and how often a setting
 	# follows each setting differs by at most 2 (1 with more settings than repetitions; the

@@ -91,6 +91,15 @@ class Data:
         self.switches = [s for s in self.settings if model.is_switch(s)]
         self.bares = [s for s in self.settings if model.is_bare(s)]
         self.daemons = [s for s in self.settings if model.is_daemon(s)]
+        # The cells that ran more repetitions than reps (host-info's more_reps, BENCH_MORE):
+        # {(mode, workload): repetitions}.
+        self.more_reps = {}
+        for item in self.host.get("more_reps", "").split():
+            cell, _, n = item.rpartition(":")
+            mode, _, wl = cell.partition("/")
+            lru, _, swap = mode.partition("-")
+            if n.isdigit() and wl:
+                self.more_reps[(model.mode_key(lru, swap), wl)] = int(n)
         present = {(r["swap"], r["workload"]) for r in self.runs}
         # Each LRU's swap modes, in the order of the run's LRUs (host-info's lrus; none
         # recorded: the classic LRU only).

@@ -153,7 +153,9 @@ def what_ran(data):
                         + ("each repetition runs every setting once, in an order in which every setting follows every "
                            "setting about equally often: bench/order.sh" if h.get('order') == 'balanced'
                            else "each repetition starts one setting further along") + "), "
-                        f"after {h.get('warmup', '?')} discarded warm-up run(s) per boot; why {h.get('reps', '?')}: see Repetitions"),
+                        f"after {h.get('warmup', '?')} discarded warm-up run(s) per boot"
+                        + "".join(f"; {k} in {data.title(m)}, {wl}" for (m, wl), k in sorted(data.more_reps.items()))
+                        + f"; why {h.get('reps', '?')}" + (" and more" if data.more_reps else "") + ": see Repetitions"),
         ("between runs", "daemon stopped (knob back to 60), swapoff -a, (zram: device reset and made again), swapon, "
                          + ("a washout (sync, drop_caches=3, the dirtier over 130% of MemTotal, one pass, at 60; swapoff, swapon again: "
                             "every run starts from the state it leaves, not from the one the run before left), "
@@ -991,8 +993,11 @@ def _pct_diff(ratio):
 def reps_section(data, res):
     n = int(data.host.get("reps", "0") or 0)
     p = {k: 1 - 2 / math.comb(2 * k, k) for k in (3, 4, 5)}
+    more = "; ".join(f"{data.title(m)}, {wl}: {k}" for (m, wl), k in sorted(data.more_reps.items()))
     out = ["## Repetitions\n",
-           f"This run made {n or '?'} repetitions of each setting, in every LRU and swap mode; the table below gives, per "
+           f"This run made {n or '?'} repetitions of each setting, in every LRU and swap mode"
+           + (f", and more where the intervals needed them (BENCH_MORE, each cell extended once): {more}" if more else "")
+           + "; the table below gives, per "
            "LRU and swap mode and workload, the runs per setting that counted (the fewest of any setting) and the runs "
            f"per setting its noise would need to tell a {_pct_diff(model.RESOLVE_RATIO)} difference.\n",
            "How many repetitions per setting: two sets of n runs that do not overlap at all are apart with a probability of "
@@ -1003,9 +1008,9 @@ def reps_section(data, res):
            "(bench/benchreport/model.py, BOOTSTRAP_LEVEL). More runs pay only where the noise allows them. From this run's "
            "noise (median CV over the settings), the repetitions a ratio of "
            f"{model.RESOLVE_RATIO:.2f} would need to be told from 1 (normal approximation on the logarithms, "
-           f"2 (1.96 CV / ln {model.RESOLVE_RATIO:.2f})^2), and the smallest ratio this run's {n} tell from 1:\n",
+           f"2 (1.96 CV / ln {model.RESOLVE_RATIO:.2f})^2), and the smallest ratio the runs made tell from 1:\n",
            f"| LRU and swap | workload | figure | runs made | median CV | runs for {model.RESOLVE_RATIO:.2f} | "
-           f"resolves at {n} |",
+           "resolves at the runs made |",
            "| --- | --- | --- | --- | --- | --- | --- |"]
     for swap in data.swaps:
         for wl in data.workloads:
@@ -1019,8 +1024,9 @@ def reps_section(data, res):
                         continue
                     made = min((x.n for x in t.stats.values() if x.n), default=0)
                     out.append(f"| {data.title(swap)} | {wl} | {name} | {made} | {fmt_cv(c)} | {stats.reps_needed(c)} | "
-                               f"{fmt_ratio(stats.resolvable(c, n)) if n else 'n/a'} |")
+                               f"{fmt_ratio(stats.resolvable(c, made)) if made else 'n/a'} |")
     out.append("")
+    out += more_runs(data, res)
     if n and n < 4:
         out.append(f"This run used {n} per setting: what the 150-minute budget holds for {len(data.swaps)} swap "
                    f"mode(s) and {len(data.settings)} settings (see Time). With 3 the intervals cover about 90%, so a "
@@ -1029,6 +1035,47 @@ def reps_section(data, res):
     out.append("The noisy wall-time figures would need tens to hundreds of runs per setting to resolve 5%: no budget buys "
                "that. The steady counters resolve it at a handful, so they carry the fine distinctions and the wall times "
                "the coarse ones; a setting is called worse or better only where its interval says so.\n")
+    return out
+
+
+def more_runs(data, res):
+    """Where a daemon's interval against static 60 includes 1: the repetitions per setting that
+    would tell its ratio from 1 if the ratio stayed (stats.runs_to_resolve), and the BENCH_MORE
+    that adds them where that is at most model.MORE_MAX; [] when every interval decides."""
+    rows, want = [], {}
+    for swap in data.swaps:
+        for wl in data.workloads:
+            for s in data.daemons:
+                r = res.head60.get((swap, wl, s))
+                k = stats.runs_to_resolve(r)
+                if k is None:
+                    continue
+                if math.isinf(k):
+                    say = f"none: within {_pct_diff(model.NEGLIGIBLE)} of 1"
+                elif (swap, wl) in data.more_reps and r.n < data.more_reps[(swap, wl)]:
+                    say = f"{k}; being extended to {data.more_reps[(swap, wl)]}"
+                elif (swap, wl) in data.more_reps:
+                    say = f"{k}; extended once already: no clear difference"
+                elif k > model.MORE_MAX:
+                    say = f"{k}, more than {model.MORE_MAX}: no clear difference"
+                else:
+                    say = str(k)
+                    want[(swap, wl)] = max(k, want.get((swap, wl), 0))
+                rows.append(f"| {data.title(swap)} | {wl} | {model.label(s)} | {fmt_ci(r.ratio, r.low, r.high)} | "
+                            f"{r.n} | {say} |")
+    if not rows:
+        return []
+    out = ["Where a daemon's interval against static 60 includes 1, the repetitions per setting that would tell its "
+           "ratio from 1 if the ratio stayed where it is (the interval's side toward 1 shrinking as one over the square "
+           "root of the runs). A cell is extended once, by the most its daemons need, and only up to "
+           f"{model.MORE_MAX}: adding runs until an interval happens to leave 1 would find differences that are not "
+           "there, and a ratio out of that reach is recorded as no clear difference.\n",
+           "| LRU and swap | workload | setting | against 60 [95%] | runs made | runs that would tell it from 1 |",
+           "| --- | --- | --- | --- | --- | --- |"] + rows + [""]
+    if want:
+        cells = " ".join(f"{'-'.join(model.split_mode(m))}/{wl}:{k}" for (m, wl), k in sorted(want.items()))
+        out.append(f"To extend them: `BENCH_RESUME=1 BENCH_MORE=\"{cells}\" make bench` (with the run's own "
+                   "BENCH_POLICIES and BENCH_RAW).\n")
     return out
 
 

@@ -165,6 +165,11 @@ MIN_N = 3
 KERNEL_DEFAULT = "60"
 # A difference worth resolving when choosing the repetitions (RESULTS.md, "Repetitions").
 RESOLVE_RATIO = 1.05
+# The most repetitions per setting the report suggests for a cell (BENCH_MORE): about three
+# boots' worth of runs for one cell under TCG; beyond that a ratio is recorded as no clear
+# difference. A ratio within NEGLIGIBLE of 1 is not worth resolving at all.
+MORE_MAX = 20
+NEGLIGIBLE = 1.01
 
 # --- targets ---------------------------------------------------------------------------------
 # Issue 46, for `daemon default` as shipped, in every LRU and swap mode (they replace issue 13's

@@ -158,6 +158,19 @@ def reps_needed(c, target=model.RESOLVE_RATIO):
     return math.ceil(2 * (Z * c / math.log(target)) ** 2)
 
 
+def runs_to_resolve(r):
+    """The repetitions per setting at which r's interval would leave 1 if its ratio stayed where
+    it is and its width shrank as 1/sqrt(n) (the side toward 1 counts); None when r has no
+    interval or already leaves 1, and math.inf when the ratio is within model.NEGLIGIBLE of 1."""
+    if r is None or r.low is None or r.n is None or not r.low <= 1 <= r.high:
+        return None
+    far = abs(math.log(r.ratio)) if r.ratio > 0 else 0.0
+    if far < math.log(model.NEGLIGIBLE):
+        return math.inf
+    side = math.log(r.high / r.ratio) if r.ratio < 1 else math.log(r.ratio / r.low)
+    return max(r.n + 1, math.ceil(r.n * (side / far) ** 2))
+
+
 def resolvable(c, n):
     """The smallest ratio that n repetitions per setting tell from 1 at noise c (same approximation)."""
     return math.exp(Z * c * math.sqrt(2 / n))

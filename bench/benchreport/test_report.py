@@ -323,6 +323,78 @@ class Load(unittest.TestCase):
             self.assertIn("; switch 200 then 60 on phased: static, then the second value written by the workload", md)
 
 
+class MoreRepetitions(unittest.TestCase):
+    """BENCH_MORE (issue 46, item 5): which cells' intervals need more repetitions, how many, and
+    each cell extended once."""
+
+    class Data:
+        swaps, workloads, daemons = ["mglru-zram", "disk"], ["phased", "dirtier"], ["default", "auto"]
+
+        def __init__(self, more=None):
+            self.more_reps = more or {}
+
+        @staticmethod
+        def title(m):
+            return m
+
+    class Res:
+        def __init__(self, head60):
+            self.head60 = head60
+
+    def test_runs_to_resolve(self):
+        R = stats.Ratio
+        self.assertIsNone(stats.runs_to_resolve(None))
+        self.assertIsNone(stats.runs_to_resolve(R(0.9, 0.85, 0.95, None, 5)), "an interval below 1 is decided")
+        self.assertIsNone(stats.runs_to_resolve(R(1.2, 1.1, 1.3, None, 5)), "an interval above 1 is decided")
+        self.assertIsNone(stats.runs_to_resolve(R(1.2, None, None, None, 2)), "no interval, no estimate")
+        self.assertEqual(stats.runs_to_resolve(R(1.005, 0.9, 1.1, None, 5)), math.inf)
+        # 0.9 [0.8-1.0125]: the side toward 1, ln(1.0125 / 0.9), is 1.12 times the distance from 1.
+        k = stats.runs_to_resolve(R(0.9, 0.8, 1.0125, None, 5))
+        self.assertEqual(k, math.ceil(5 * (math.log(1.0125 / 0.9) / math.log(1 / 0.9)) ** 2))
+        self.assertEqual(k, 7)
+        # Above 1 the low side counts, and the high one not at all.
+        self.assertEqual(stats.runs_to_resolve(R(1.1, 0.99, 9.0, None, 5)),
+                         math.ceil(5 * (math.log(1.1 / 0.99) / math.log(1.1)) ** 2))
+        # An interval that touches 1 still needs one run more, never fewer than made.
+        self.assertEqual(stats.runs_to_resolve(R(1.1, 1.0, 1.2, None, 5)), 6)
+
+    def test_the_cells_to_extend_and_the_command(self):
+        R = stats.Ratio
+        head60 = {("mglru-zram", "phased", "default"): R(0.9, 0.8, 1.0125, None, 5),   # 7
+                  ("mglru-zram", "phased", "auto"): R(0.95, 0.8, 1.02, None, 5),       # 10: the cell's
+                  ("mglru-zram", "dirtier", "default"): R(1.0, 0.9, 1.1, None, 5),     # negligible
+                  ("disk", "phased", "default"): R(1.02, 0.8, 1.3, None, 5),           # beyond 20
+                  ("disk", "dirtier", "default"): R(0.8, 0.7, 0.9, None, 5)}           # decided
+        out = "\n".join(markdown.more_runs(self.Data(), self.Res(head60)))
+        self.assertIn("| mglru-zram | phased | daemon default | 0.90 [0.80-1.01] | 5 | 7 |", out)
+        self.assertIn("| mglru-zram | phased | daemon auto | 0.95 [0.80-1.02] | 5 | 10 |", out)
+        self.assertIn("| mglru-zram | dirtier | daemon default | 1.00 [0.90-1.10] | 5 | none: within 1% of 1 |", out)
+        self.assertRegex(out, r"\| disk \| phased \| daemon default \| 1\.02 \[0\.80-1\.30\] \| 5 \| \d+, more than 20: "
+                              "no clear difference \|")
+        self.assertNotIn("| disk | dirtier |", out)
+        self.assertIn('`BENCH_RESUME=1 BENCH_MORE="mglru-zram/phased:10" make bench`', out)
+        # A cell extended already is not extended again.
+        done = {k: (r._replace(n=10) if k[:2] == ("mglru-zram", "phased") else r) for k, r in head60.items()}
+        out = "\n".join(markdown.more_runs(self.Data({("mglru-zram", "phased"): 10}), self.Res(done)))
+        self.assertIn("| mglru-zram | phased | daemon auto | 0.95 [0.80-1.02] | 10 | 20; extended once already: "
+                      "no clear difference |", out)
+        self.assertNotIn("BENCH_MORE=", out)
+        out = "\n".join(markdown.more_runs(self.Data({("mglru-zram", "phased"): 11}), self.Res(head60)))
+        self.assertIn("| mglru-zram | phased | daemon auto | 0.95 [0.80-1.02] | 5 | 10; being extended to 11 |", out)
+        # Every interval decided: nothing to say.
+        self.assertEqual(markdown.more_runs(self.Data(), self.Res({("disk", "dirtier", "default"): R(0.8, 0.7, 0.9, None, 5)})), [])
+
+    def test_host_info_names_the_extended_cells(self):
+        with tempfile.TemporaryDirectory() as d:
+            synth.generate_lrus(d)
+            with open(os.path.join(d, "host-info.txt"), "a") as f:
+                f.write("more_reps=mglru-zram/dirtier:8 classic-disk/dirtier:10\n")
+            data = load.Data(d)
+            self.assertEqual(data.more_reps, {("mglru-zram", "dirtier"): 8, ("disk", "dirtier"): 10})
+            md = "\n".join(markdown.what_ran(data))
+            self.assertRegex(md, r"; 10 in disk swap[^;|]*, dirtier; 8 in zram swap, multi-gen LRU, dirtier; why 3 and more")
+
+
 class DryRunPresence(unittest.TestCase):
     """The statics beside a dry-run daemon, and bareN with none: the daemon's presence measured."""
 
