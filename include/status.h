@@ -31,6 +31,7 @@ struct status_snapshot {
 	int64_t pid;
 	int64_t started_s;
 	char policy[16];
+	bool policy_auto;		 /* [policy] name = auto chose policy for this LRU */
 	char lru[8];			 /* "classic" or "mglru"; "": not recorded (an older daemon) */
 	char kernel[LRU_RELEASE_BYTES]; /* the kernel's release; "": not known */
 	int swappiness;	 /* what the knob holds */

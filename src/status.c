@@ -72,6 +72,8 @@ status_render_state(const struct status_snapshot *s, char *buf, size_t len)
 		textbuf_put(&o, "kernel=%s\n", s->kernel);
 	textbuf_put(&o, "policy=%s\nswappiness=%d\noriginal=%d\ntarget=%d\nmin=%d\nmax=%d\n", s->policy, s->swappiness,
 	    s->original, s->target, s->min, s->max);
+	if (s->policy_auto)
+		textbuf_put(&o, "policy_auto=1\n");
 	textbuf_put(&o, "app_centile=%d\nswap_centile=%d\nmapped_ratio=%d\ndistress=%d\nswap_tendency=%d\n", s->app_centile,
 	    s->swap_centile, s->mapped_ratio, s->distress, s->swap_tendency);
 	textbuf_put(&o, "refault_file_pps=%" PRIu64 "\nrefault_anon_pps=%" PRIu64 "\nswapin_pps=%" PRIu64 "\n",
@@ -213,6 +215,7 @@ parse_key(struct status_snapshot *s, const char *key, const char *v, unsigned *s
 	INT_KEY("yielded", yielded, 0, 1)
 	INT_KEY("restores", restores, 0, 1)
 	INT_KEY("has_swap", has_swap, 0, 1)
+	INT_KEY("policy_auto", policy_auto, 0, 1)
 	INT_KEY("writes", writes, 0, INT64_MAX)
 	INT_KEY("yields", yields, 0, INT64_MAX)
 	INT_KEY("reloads", reloads, 0, INT64_MAX)
@@ -377,7 +380,7 @@ status_render_human(const struct status_snapshot *s, int64_t now_s, char *buf, s
 	put_ago(&o, now_s, s->started_s);
 	textbuf_put(&o, "\n  policy:      ");
 	put_text(&o, s->policy);
-	textbuf_put(&o, "%s%s\n", s->dry_run ? " (dry run: never writes)" : "",
+	textbuf_put(&o, "%s%s%s\n", s->policy_auto ? " (name = auto: the policy for this LRU)" : "", s->dry_run ? " (dry run: never writes)" : "",
 	    s->yielded ? " (yielded: someone else set the value; reload to resume)" : "");
 	textbuf_put(&o, "  swappiness:  %d (target %d, limits %d..%d)\n", s->swappiness, s->target, s->min, s->max);
 	put_on_exit(&o, s);
@@ -418,6 +421,7 @@ status_render_json(const struct status_snapshot *s, char *buf, size_t len)
 
 	textbuf_put(&o, "{\"running\":true,\"pid\":%" PRId64 ",\"started\":%" PRId64 ",\"policy\":", s->pid, s->started_s);
 	put_json_string(&o, s->policy);
+	textbuf_put(&o, ",\"policy_auto\":%s", s->policy_auto ? "true" : "false");
 	if (s->lru[0]) {
 		textbuf_put(&o, ",\"lru\":");
 		put_json_string(&o, s->lru);

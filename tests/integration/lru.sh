@@ -179,23 +179,30 @@ fake_swaps /dev/vdb
 fake_vmstat 0 0 0 0 0
 put_lru 0x0007
 policy_is() { "$BIN" status 2>/dev/null | grep -qx "  policy:      $1"; }
+auto_is() { policy_is "$1 (name = auto: the policy for this LRU)"; }
 auto_count() { grep -c "policy auto: the" "$WORK/daemon.log" || true; }
 start_daemon -c "$CONF/lru-auto.conf"
 check "lru: auto under the multi-gen LRU on disk swap: device's 100" wait_for 15 knob_is 100
 check "lru: the start record says auto and what it runs" log_has \
 	"started: policy auto, limits 0..auto, .*; mglru LRU, Linux [^ ]*; policy auto runs device MESSAGE_ID="
-check "lru: status names the policy deciding" wait_for 15 policy_is device
+check "lru: status names the policy deciding, as auto's" wait_for 15 auto_is device
+check "lru: status --json too" bash -c "'$BIN' status --json | grep -q '\"policy\":\"device\",\"policy_auto\":true,'"
 check "lru: the decision's record names it too" log_has "swappiness 60 -> 100 (device: swap on disk, cost value 100)"
 put_lru 0x0000
 check "lru: switched to the classic LRU: workingset decides, and a record says so" wait_for 15 log_has \
 	"policy auto: the workingset policy decides from now on, for the classic LRU MESSAGE_ID=2cb1048d98c44aac910214e42809057a LRU=classic"
-check "lru: status follows" wait_for 15 policy_is workingset
+check "lru: status follows" wait_for 15 auto_is workingset
 put_lru 0x0007
 check "lru: and back to device under the multi-gen LRU" wait_for 15 log_has \
 	"policy auto: the device policy decides from now on, for the mglru LRU"
-check "lru: status follows back" wait_for 15 policy_is device
+check "lru: status follows back" wait_for 15 auto_is device
 sleep 0.3
 check "lru: one record a switch, not one a poll" test "$(auto_count)" = 2
+# Reloaded with the policy auto chose, named: the same policy, no longer auto's.
+sed -i 's/^name = auto$/name = device/' "$CONF/lru-auto.conf"
+kill -HUP "$DPID"
+check "lru: reloaded with name = device: status no longer marks it auto's" wait_for 15 policy_is device
+sed -i 's/^name = device$/name = auto/' "$CONF/lru-auto.conf"
 stop_daemon TERM || true
 check "lru: auto: the original back" knob_is 60
 check "lru: --once with auto under the multi-gen LRU runs device" bash -c \

@@ -78,6 +78,13 @@ test_round_trip(void **state)
 	assert_int_equal(p.journal_dropped, 4);
 	assert_int_equal(p.last_decision_s, 1700000160);
 	assert_int_equal(p.n_history, 2);
+	assert_false(p.policy_auto);
+	assert_null(strstr(buf, "policy_auto")); /* a policy named in the file: no key, as before */
+	s.policy_auto = true;		      /* name = auto chose it */
+	n = status_render_state(&s, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "\npolicy_auto=1\n"));
+	assert_int_equal(status_parse_state(buf, (size_t)n, &p), 0);
+	assert_true(p.policy_auto);
 	assert_int_equal(p.history[0].from, 60);
 	assert_int_equal(p.history[1].to, 23);
 	assert_string_equal(p.history[1].reason, "down 10: swap-ins 900/s, file refaults 0/s");
@@ -141,6 +148,7 @@ test_parse_errors(void **state)
 		{ "version=1\npid=5\nswappiness=10\ndecision=1 2 300 x\n", -EINVAL },
 		{ "version=1\npid=5\nswappiness=10\ndecision=1 2 3 \n", 0 }, /* empty reason is fine */
 		{ "version=1\npid=5\nswappiness=10\npolicy=\n", 0 }, /* what an empty policy renders as */
+		{ "version=1\npid=5\nswappiness=10\npolicy_auto=2\n", -EINVAL },
 		{ "version=1\npid=5\nswappiness=10\npolicy=averyveryverylongname\n", -EINVAL },
 		{ "version=1\npid=5\nswappiness=10\nlru=mglru\nkernel=6.1.0-27-amd64\n", 0 },
 		{ "version=1\npid=5\nswappiness=10\nlru=classic\n", 0 },
@@ -178,6 +186,10 @@ test_human(void **state)
 	assert_true(status_render_human(&s, 1700000220, buf, sizeof(buf)) > 0);
 	assert_non_null(strstr(buf, "autoswappiness (pid 4242) running since 3 min ago\n"));
 	assert_non_null(strstr(buf, "  policy:      adaptive\n"));
+	s.policy_auto = true;
+	assert_true(status_render_human(&s, 1700000220, buf, sizeof(buf)) > 0);
+	assert_non_null(strstr(buf, "  policy:      adaptive (name = auto: the policy for this LRU)\n"));
+	s.policy_auto = false;
 	assert_non_null(strstr(buf, "  inputs:      app 41%, swap free 23%, mapped 10%"));
 	assert_non_null(strstr(buf, "  swappiness:  23 (target 25, limits 0..133)\n"));
 	assert_non_null(strstr(buf, "  on exit:     restores 60\n"));
@@ -211,8 +223,11 @@ test_json_escaping(void **state)
 	assert_non_null(strstr(buf, "{\"running\":true,\"pid\":4242,"));
 	assert_non_null(strstr(buf, "\"reason\":\"quote \\\" backslash \\\\ tab \\u0009 end\""));
 	assert_non_null(strstr(buf, "\"dry_run\":false"));
-	assert_non_null(strstr(buf, ",\"policy\":\"adaptive\",\"lru\":\"mglru\",\"kernel\":\"6.12.57+deb13-amd64\","));
+	assert_non_null(strstr(buf, ",\"policy\":\"adaptive\",\"policy_auto\":false,\"lru\":\"mglru\",\"kernel\":\"6.12.57+deb13-amd64\","));
 	assert_int_equal(buf[strlen(buf) - 2], '}');
+	s.policy_auto = true;
+	assert_true(status_render_json(&s, buf, sizeof(buf)) > 0);
+	assert_non_null(strstr(buf, ",\"policy\":\"adaptive\",\"policy_auto\":true,"));
 	s.lru[0] = s.kernel[0] = '\0';
 	assert_true(status_render_json(&s, buf, sizeof(buf)) > 0);
 	assert_null(strstr(buf, "\"lru\""));
