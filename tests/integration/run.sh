@@ -32,7 +32,8 @@ cleanup() {
 		2>/dev/null || true
 	# coexist.sh's overlays, which a mapped file may keep busy.
 	umount -l /proc/cmdline /usr/local/lib /usr/lib /etc 2>/dev/null || true
-	rm -rf "$WORK"
+	# explain.sh's and lru.sh's public directories, when a check died before their own rm.
+	rm -rf "$WORK" "${PUB:-}" "${LPUB:-}"
 }
 trap cleanup EXIT
 
