@@ -9,8 +9,11 @@
 #
 # The daemon's configurations (bench/results/configs/NAME.conf, kept verbatim):
 #   shipped.conf   conf/autoswappiness.conf byte for byte: the row "daemon default" (tests/bench-report.sh
-#                  checks that the committed conf has the same key lines, set or commented out with
-#                  their defaults, or that README.md says the headline measured an earlier one)
+#                  checks that the committed conf sets what one of the run's files set, each key
+#                  set or commented out with its default, or that README.md says the headline
+#                  measured an earlier one; the report's headline and targets are that row's, so
+#                  a default changed after the run to a row of its own, name = auto, is reported
+#                  as the row auto.conf ran)
 #   POLICY.conf    the shipped file with only [policy] name set, for each of BENCH_POLICIES but
 #                  the shipped default's policy (that one is "daemon default" already): the
 #                  rows "daemon POLICY"

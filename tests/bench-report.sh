@@ -275,12 +275,24 @@ check "lru: the committed run (Debian 12) says its LRU is classic, on kernel 6.1
 	grep -q '^| LRU | disk swap and zram swap: classic: not recorded by the guest, kernel 6\.1\.' "$root/bench/RESULTS.md"
 
 # --- the committed run measured what ships ------------------------------------
-# shipped_ok ROOT: ROOT/bench/results/configs/shipped.conf, the configuration the
-# row "daemon default" ran with, sets what ROOT/conf/autoswappiness.conf sets: the same key
-# lines, set or commented out with the default they document (a default is the daemon's
-# configuration too); prose comments may be corrected after the run.
+# shipped_ok ROOT: a configuration of ROOT/bench/results/configs/ (shipped.conf, the row
+# "daemon default", or a row's of its own, such as auto.conf) sets what
+# ROOT/conf/autoswappiness.conf sets: each key set, or commented out with the default it
+# documents (tests/docs.sh holds those to the code's defaults, so `#name = auto` is
+# `name = auto`), the way the report finds the row that ships (load.effective_settings);
+# prose comments may be corrected after the run.
 settings() { grep -E '^[[:space:]]*#?[[:space:]]*[a-z_0-9]+[[:space:]]*=' "$1" || true; }
-shipped_ok() { cmp -s <(settings "$1/conf/autoswappiness.conf") <(settings "$1/bench/results/configs/shipped.conf"); }
+shipped_ok() {
+	(cd "$root/bench" && python3 -B -c '
+import glob, os, sys
+from benchreport import load
+def eff(p):
+    with open(p) as f:
+        return load.effective_settings(f.read())
+now = eff(sys.argv[1])
+sys.exit(0 if any(eff(f) == now for f in glob.glob(os.path.join(sys.argv[2], "*.conf"))) else 1)' \
+		"$1/conf/autoswappiness.conf" "$1/bench/results/configs")
+}
 shipped_differs() { ! shipped_ok "$1"; }
 mkdir -p "$tmp/s/conf" "$tmp/s/bench/results/configs"
 cp "$root/conf/autoswappiness.conf" "$tmp/s/conf/"
@@ -291,16 +303,20 @@ echo "max = 200" >>"$tmp/s/bench/results/configs/shipped.conf"
 check "the shipped-configuration check fails when a setting differs" shipped_differs "$tmp/s"
 cp "$root/conf/autoswappiness.conf" "$tmp/s/bench/results/configs/shipped.conf"
 sed -i 's/^#max = auto$/max = auto/' "$tmp/s/conf/autoswappiness.conf"
-check "the shipped-configuration check fails when a default is uncommented" shipped_differs "$tmp/s"
+check "the shipped-configuration check passes when a default is set to itself" shipped_ok "$tmp/s"
 cp "$root/conf/autoswappiness.conf" "$tmp/s/conf/autoswappiness.conf"
 sed -i 's/^#step = 20$/#step = 10/' "$tmp/s/conf/autoswappiness.conf"
 check "the shipped-configuration check fails when a documented default changes" shipped_differs "$tmp/s"
+# The default changed to a policy the run measured in a row of its own: that row ran what ships.
+sed -E 's/^#?name = .*/name = adaptive/' "$root/conf/autoswappiness.conf" >"$tmp/s/bench/results/configs/adaptive.conf"
+sed -E 's/^#?name = .*/#name = adaptive/' "$root/conf/autoswappiness.conf" >"$tmp/s/conf/autoswappiness.conf"
+check "the shipped-configuration check passes when the default became a row's (name = adaptive)" shipped_ok "$tmp/s"
 # stale_said ROOT: ROOT/README.md says, just before its bench block, that the block measured an
 # earlier configuration (so a headline that no longer describes what ships is never silent).
 stale_said() { grep -B5 '^<!-- bench:begin -->' "$1/README.md" | grep -q 'measured an earlier configuration'; }
 if head -n 1 "$root/bench/results/runs.csv" 2>/dev/null | grep -q ',daemon_config,'; then
 	if shipped_ok "$root"; then
-		check "the committed run's daemon default ran conf/autoswappiness.conf as shipped (bench/results/configs/shipped.conf)" \
+		check "a row of the committed run ran conf/autoswappiness.conf as shipped (bench/results/configs/)" \
 			shipped_ok "$root"
 	else
 		diff <(settings "$root/bench/results/configs/shipped.conf") <(settings "$root/conf/autoswappiness.conf") || true
@@ -327,6 +343,37 @@ regenerates() { # DIR: DIR/RESULTS.md and DIR/results/targets.csv, made again fr
 }
 # A report without its raw results fails here (report.py has nothing to read), not skipped.
 check "bench/RESULTS.md is what report.py makes of bench/results" regenerates "$root/bench"
+
+# --- the default changed after the run, to a configuration the run measured in a row of its own:
+# the headline and the targets describe that row (what ships), not `daemon default`
+mkdir -p "$tmp/sh/bench"
+cp -r "$tmp/a/raw" "$tmp/sh/raw"
+readme "$tmp/sh"
+printf '# shipped, with a comment written since
+[policy]
+#name = adaptive
+[limits]
+#max = auto
+' >"$tmp/sh/now.conf"
+python3 "$root/bench/report.py" "$tmp/sh/raw" "$tmp/sh/bench" "$tmp/sh/now.conf" >"$tmp/sh/out" 2>&1 || cat "$tmp/sh/out"
+check "shipped now as adaptive.conf set it: the headline is daemon adaptive's" \
+	grep -q '^The shipped default (conf/autoswappiness.conf as installed; policy adaptive, the row `daemon adaptive`): ' \
+	"$tmp/sh/bench/RESULTS.md"
+check "shipped now as adaptive.conf set it: so is the README's" \
+	grep -q '^The shipped default (conf/autoswappiness.conf as installed; policy adaptive, the row `daemon adaptive`): ' \
+	"$tmp/sh/README.md"
+check "shipped now as adaptive.conf set it: the targets are daemon adaptive's, and Configurations says why" \
+	bash -c "grep -q \"^Issue 46's targets for \\\`daemon adaptive\\\`, the default as shipped\" '$tmp/sh/bench/RESULTS.md' &&
+		grep -q 'what ships now sets what \`adaptive.conf\` sets (the default changed after the run' '$tmp/sh/bench/RESULTS.md'"
+printf '[policy]\n#name = adaptive\n[limits]\nmax = 200\n' >"$tmp/sh/now.conf"
+python3 "$root/bench/report.py" "$tmp/sh/raw" "$tmp/sh/bench" "$tmp/sh/now.conf" >"$tmp/sh/out" 2>&1 || cat "$tmp/sh/out"
+check "shipped now as no row ran it: the headline stays daemon default's" \
+	grep -q '^The shipped default (conf/autoswappiness.conf as installed; policy tendency): ' "$tmp/sh/bench/RESULTS.md"
+unreadable_conf() {
+	! python3 "$root/bench/report.py" "$tmp/sh/raw" "$tmp/sh/bench" "$tmp/sh/none.conf" 2>"$tmp/sh/err" &&
+		grep -q "cannot read the shipped configuration $tmp/sh/none.conf: No such file or directory" "$tmp/sh/err"
+}
+check "report.py: a shipped configuration it cannot read stops it, with the path" unreadable_conf
 
 # --- run.sh's checks of its knobs, before it does anything ------------------------------------
 runsh() { # EXPECTED-MESSAGE ("": run.sh takes the values) VAR=VALUE...: run.sh stops with the message

@@ -21,7 +21,7 @@ def _per_setting(rows):
     return per, need
 
 
-def choose_default(rows, policy_of, met=None):
+def choose_default(rows, policy_of, met=None, prefer=DEFAULT):
     """The policy to ship as the default, and {setting: geometric mean} of the candidates.
 
     rows: targets.csv rows (swap, workload, setting, ratio...). policy_of: {setting: policy}
@@ -32,8 +32,8 @@ def choose_default(rows, policy_of, met=None):
     over every (swap mode, workload) that a static value was measured on: the targets are
     judged by intervals, and a geometric mean lower inside the noise is no reason to give up
     a target (a policy that writes less). A candidate missing a workload is out. A tie goes
-    to "daemon default" (no change without a reason), then to the first name. (None, {})
-    without a candidate."""
+    to prefer, the row of what ships (no change without a reason), then to the first name.
+    (None, {}) without a candidate."""
     per, need = _per_setting(rows)
     geo = {}
     for s in policy_of:
@@ -43,7 +43,7 @@ def choose_default(rows, policy_of, met=None):
     if not geo:
         return None, geo
     met = met or {}
-    best = min(geo, key=lambda s: (-met.get(s, 0), geo[s], s != DEFAULT, s))
+    best = min(geo, key=lambda s: (-met.get(s, 0), geo[s], s != prefer, s))
     return policy_of[best], geo
 
 

@@ -31,7 +31,7 @@ def _clauses(cs, reach=None):
 
 def lines(data, checks, reach=None):
     """The README's words on the shipped default's goals. checks: choose.check_targets' list for
-    `daemon default`; reach: {mode: Ratio}, the best fixed value the daemon may write for each
+    the shipped row (data.shipped); reach: {mode: Ratio}, the best fixed value the daemon may write for each
     workload against 60, as a geometric mean (oracle.oracle), said where (1) is missed. [] without
     checks."""
     if not checks:

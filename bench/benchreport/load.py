@@ -9,6 +9,22 @@ from . import model
 from . import text
 
 
+def effective_settings(conf):
+    """{(section, key): value} that a configuration's text sets: its key lines, set or commented
+    out with the default they document (the shipped file lists every default so, and a default
+    is the daemon's configuration too), a set line winning over a commented one."""
+    out, commented, section = {}, {}, ""
+    for line in conf.splitlines():
+        m = re.match(r"\s*\[([a-z_0-9]+)\]\s*$", line)
+        if m:
+            section = m.group(1)
+            continue
+        m = re.match(r"\s*(#?)\s*([a-z_0-9]+)\s*=\s*(.*?)\s*$", line)
+        if m:
+            (commented if m.group(1) else out)[(section, m.group(2))] = m.group(3)
+    return {**commented, **out}
+
+
 def read_csv(path):
     if not os.path.exists(path):
         return []
@@ -61,7 +77,9 @@ class Data:
     """One run's raw results. runs: measured runs (no warm-ups), one per key (swap, workload,
     setting, rep), the first recorded; metrics: key -> {metric: value}."""
 
-    def __init__(self, rdir):
+    def __init__(self, rdir, shipped_conf=None):
+        """shipped_conf: the text of the configuration that ships now (conf/autoswappiness.conf),
+        or None: the row "default" is the shipped one."""
         self.rdir = rdir
         self._pace = {}  # (swap, workload) -> {setting: [(rep, pace)]}: pace()
         self.host = read_kv(os.path.join(rdir, "host-info.txt"))
@@ -100,6 +118,7 @@ class Data:
             lru, _, swap = mode.partition("-")
             if n.isdigit() and wl:
                 self.more_reps[(model.mode_key(lru, swap), wl)] = int(n)
+        self.shipped = self._shipped_row(shipped_conf)
         present = {(r["swap"], r["workload"]) for r in self.runs}
         # Each LRU's swap modes, in the order of the run's LRUs (host-info's lrus; none
         # recorded: the classic LRU only).
@@ -244,6 +263,21 @@ class Data:
 
     def problems(self):
         return [r for r in self.runs if r["rc"] != "0" or r["note"]]
+
+    def _shipped_row(self, shipped_conf):
+        """The daemon setting whose configuration sets what ships now: "default" (shipped.conf, the
+        file shipped when the run started) if it does, else the row that does (the default
+        changed to a policy the run measured in a row of its own, by the run's choice), else
+        "default" (the headline then measured an earlier configuration: tests/bench-report.sh
+        makes the README say so)."""
+        if shipped_conf is None:
+            return "default"
+        want = effective_settings(shipped_conf)
+        for s in ["default"] + [d for d in self.daemons if d != "default"]:
+            conf = self.configs.get(self.config_file(s))
+            if conf is not None and effective_settings(conf) == want:
+                return s
+        return "default"
 
     def config_file(self, setting):
         """The configuration a daemon setting ran with: 'default' is shipped.conf."""

@@ -77,8 +77,18 @@ def draw(data, res, rows, bdir):
     return out
 
 
-def run(rdir, bdir):
-    data = load.Data(rdir)
+# What ships: the configuration of this tree, whose row the headline and the targets describe.
+SHIPPED_CONF = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                            "conf", "autoswappiness.conf")
+
+
+def run(rdir, bdir, shipped_conf=SHIPPED_CONF):
+    try:
+        with open(shipped_conf) as f:
+            shipped = f.read()
+    except OSError as e:
+        sys.exit(f"report.py: cannot read the shipped configuration {shipped_conf}: {e.strerror}")
+    data = load.Data(rdir, shipped)
     if not data.runs:
         sys.exit(f"report.py: no runs in {rdir}/runs.csv")
     res = compare.compute(data)
@@ -93,7 +103,8 @@ def run(rdir, bdir):
     rows60 = targets.read(os.path.join(results, "against60.csv"))
     checks = {model.label(s): choose.check_targets(rows, rows60, model.label(s), data.median_writes(s))
               for s in data.daemons}
-    choice, geo = choose.choose_default(rows, data.policy_of(), {s: choose.targets_met(c) for s, c in checks.items()})
+    choice, geo = choose.choose_default(rows, data.policy_of(), {s: choose.targets_met(c) for s, c in checks.items()},
+                                        prefer=model.label(data.shipped))
     with open(os.path.join(results, "default-policy.txt"), "w") as f:
         f.write(f"{choice or ''}\n")
     pl = draw(data, res, rows, bdir)
@@ -106,14 +117,14 @@ def run(rdir, bdir):
     if data.host.get("quick") != "1":
         rel = os.path.relpath(os.path.join(bench_abs, "plots"), top)
         reach = {m: o.geo for m in data.swaps for o in [oracle.oracle(res, m, True)] if o is not None and o.geo}
-        words = goals.lines(data, checks.get(model.label("default"), []), reach)
+        words = goals.lines(data, checks.get(model.label(data.shipped), []), reach)
         readme.update(os.path.join(top, "README.md"), readme.block(data, head, pl.get("summary"), rel, words))
     print(f"report.py: wrote {os.path.join(bdir, 'RESULTS.md')}, {len(os.listdir(os.path.join(bdir, 'plots')))} plots, "
           f"default policy {choice or 'none'}")
 
 
 def main(argv):
-    if len(argv) != 2:
-        sys.exit("usage: report.py RESULTS_DIR BENCH_DIR")
-    run(argv[0], argv[1])
+    if len(argv) not in (2, 3):
+        sys.exit("usage: report.py RESULTS_DIR BENCH_DIR [SHIPPED_CONF]")
+    run(*argv)
     return 0

@@ -177,9 +177,13 @@ def what_ran(data):
 def configs_section(data):
     out = ["## Configurations\n",
            "Each daemon row ran with one file of [results/configs/](results/configs/), installed verbatim as "
-           "/etc/autoswappiness.conf. `daemon default` is `shipped.conf`, conf/autoswappiness.conf byte for byte (make "
-           "check-bench-report fails when they differ). What the daemon made of each file on the guest (`--once --dry-run`; "
-           "`max = auto` depends on the swap):\n",
+           "/etc/autoswappiness.conf. `daemon default` is `shipped.conf`, conf/autoswappiness.conf byte for byte when "
+           "the run started" + ("" if data.shipped == "default" else
+                               f"; what ships now sets what `{data.config_file(data.shipped)}.conf` sets (the default "
+                               f"changed after the run, to a configuration it measured), so `{model.label(data.shipped)}` "
+                               "is the shipped default in the headline and the targets") + " (make "
+           "check-bench-report fails when no row ran what ships). What the daemon made of each file on the guest "
+           "(`--once --dry-run`; `max = auto` depends on the swap):\n",
            "| setting | file | differs from the shipped file in | " + " | ".join(f"on {s}" for s in data.swaps) + " |",
            "| --- | --- | --- |" + " --- |" * len(data.swaps)]
     shipped = data.configs.get("shipped", "").splitlines()
@@ -197,7 +201,8 @@ def configs_section(data):
         out.append(f"| daemon {s} | [{f}.conf](results/configs/{f}.conf) | {diff} | " + " | ".join(res) + " |")
     out.append("")
     if data.host.get("shipped_policy"):
-        out.append(f"The shipped policy, {data.host['shipped_policy']}, has no row of its own: `daemon default` runs it.\n")
+        out.append(f"The policy shipped when the run started, {data.host['shipped_policy']}, has no row of its own: "
+                   "`daemon default` runs it.\n")
     if not set(model.OTHER_STATICS) & set(data.statics):
         out.append(model.OTHER_STATICS_NOTE + "\n")
     return out
@@ -246,12 +251,16 @@ def _presence_words(r):
 def plain_headline(data, rows, rows60):
     """The shipped default against the kernel's 60 and against the best fixed value of each
     workload, per swap mode, in words: the README's headline and RESULTS.md's."""
+    lbl = model.label(data.shipped)
+
     def get(rr, swap, wl):
-        return next((r for r in rr if r["swap"] == swap and r["workload"] == wl and r["setting"] == "daemon default"), None)
+        return next((r for r in rr if r["swap"] == swap and r["workload"] == wl and r["setting"] == lbl), None)
 
     if not any(get(rows, s, GEOMEAN) for s in data.swaps):
-        return ["(the shipped default, `daemon default`, was not measured on every workload)"]
-    out = [f"The shipped default (conf/autoswappiness.conf as installed; policy {data.host.get('shipped_policy', '?')}): "
+        return [f"(the shipped default, `{lbl}`, was not measured on every workload)"]
+    policy = data.policy_of().get(lbl) or data.host.get("shipped_policy", "?")
+    row = "" if data.shipped == "default" else f", the row `{lbl}`"
+    out = [f"The shipped default (conf/autoswappiness.conf as installed; policy {policy}{row}): "
            "each workload's time (responsiveness: the p99 latency of an interactive probe; phased: the worse of its two "
            "phases) under the default, divided by the same under the other setting, as a geometric mean over the "
            f"{len(data.workloads)} workload{'' if len(data.workloads) == 1 else 's'}; below 1 the default is better.\n"]
@@ -292,7 +301,8 @@ def targets_section(data, rows, choice, geo, checks):
                           "n/a") for w in wls]
             out.append(f"| {s} | " + " | ".join(cells) + " |")
         out.append("")
-    out.append(f"Issue 46's targets for `daemon default` as shipped, in every LRU and swap mode. Against static "
+    out.append(f"Issue 46's targets for `{model.label(data.shipped)}`, the default as shipped, in every LRU and swap "
+               "mode (and every daemon setting beside it). Against static "
                f"{model.KERNEL_DEFAULT} ([results/against60.csv](results/against60.csv)): (1) a clear win, the geometric "
                f"mean's interval below {model.TARGET_WIN60_HIGH_BELOW:.2f}; (2) no clear loss, no workload's interval "
                f"above {model.TARGET_LOSS60_LOW_ABOVE:.2f}. Against the best fixed value of each workload: (3) the "
@@ -1188,7 +1198,7 @@ def results_md(data, res, rows, rows60, choice, geo, checks, claims, plots):
         out.append(f"![every setting against the best static value](plots/{plots['summary']})\n")
     out += what_ran(data) + configs_section(data) + method(data)
     out += targets_section(data, rows, choice, geo, checks) + oracle_section(data, res)
-    out += why_section(data, res, rows, rows60, checks)
+    out += why_section(data, res, rows, rows60, checks, data.shipped)
     out += refaults_section(data, res) + claims_section(claims)
     out += workload_sections(data, res, plots.get("bars", {}))
     out += reps_section(data, res) + time_section(data) + ts_section(plots.get("ts", []))

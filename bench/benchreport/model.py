@@ -172,7 +172,7 @@ MORE_MAX = 20
 NEGLIGIBLE = 1.01
 
 # --- targets ---------------------------------------------------------------------------------
-# Issue 46, for `daemon default` as shipped, in every LRU and swap mode (they replace issue 13's
+# Issue 46, for the default as shipped (the report's data.shipped), in every LRU and swap mode (they replace issue 13's
 # and issue 5's). Against static 60 (against60.csv):
 TARGET_WIN60_HIGH_BELOW = 1.00   # (1) a clear win: the geometric mean's interval below this (high <)
 TARGET_LOSS60_LOW_ABOVE = 1.00   # (2) no clear loss: no workload's interval above this (low >)

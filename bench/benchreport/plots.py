@@ -29,7 +29,7 @@ def bar(data, swap, wl, t, pdir, tmp):
         for i, s in enumerate(data.settings_of(wl, swap)):
             x = t.stats[s]
             if x.n:
-                colour = 1 if not model.is_daemon(s) else 3 if s == "default" else 2
+                colour = 1 if not model.is_daemon(s) else 3 if s == data.shipped else 2
                 f.write(f"{i} \"{model.label(s)}\" {x.med} {x.lo} {x.hi} {colour}\n")
     meds = [t.stats[s].med for s in data.settings if t.stats[s].n and t.stats[s].med > 0]
     log = bool(meds) and max(meds) / min(meds) > 100
@@ -75,9 +75,10 @@ def summary(data, rows, pdir, tmp):
                         lo = r["low"] if r["low"] else r["ratio"]
                         hi = r["high"] if r["high"] and r["high"] != float("inf") else r["ratio"]
                         f.write(f"{i + (j - (len(sets) - 1) / 2) * width} {r['ratio']} {max(lo, 1e-3)} {hi}\n")
-            big = s in ("static " + model.KERNEL_DEFAULT, "daemon default")
-            style = (f"pt {7 if s == 'daemon default' else 5} ps 1.6 lw 2" if big else "pt 6 ps 0.8 lw 1")
-            shown = s + (" (shipped)" if s == "daemon default" else " (kernel default)" if big else "")
+            ship = model.label(data.shipped)
+            big = s in ("static " + model.KERNEL_DEFAULT, ship)
+            style = (f"pt {7 if s == ship else 5} ps 1.6 lw 2" if big else "pt 6 ps 0.8 lw 1")
+            shown = s + (" (shipped)" if s == ship else " (kernel default)" if big else "")
             plots.append(f'"{dat}" using 1:2:3:4 with yerrorbars {style} title "{shown}"')
         script.append(f'set title "{data.title(swap)}: each setting against the best static value '
                       f'of the workload (1 = as good; below 1 better), 95% intervals"')
@@ -153,4 +154,4 @@ def ts_choice(data, wl):
     shipped default."""
     if wl == "phased":
         return data.daemons + ([model.KERNEL_DEFAULT] if model.KERNEL_DEFAULT in data.statics else [])
-    return [s for s in data.daemons if s == "default"]
+    return [s for s in data.daemons if s == data.shipped]

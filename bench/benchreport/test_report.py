@@ -395,14 +395,45 @@ class MoreRepetitions(unittest.TestCase):
             self.assertRegex(md, r"; 10 in disk swap[^;|]*, dirtier; 8 in zram swap, multi-gen LRU, dirtier; why 3 and more")
 
 
+class ShippedRow(unittest.TestCase):
+    """The row whose configuration is what ships now: the headline's and the targets'."""
+
+    def test_effective_settings(self):
+        conf = "# a prose line, not a key = x\n[policy]\n#name = tendency\n[limits]\n#max = auto\nmax = 200\n  # step=5 \n"
+        self.assertEqual(load.effective_settings(conf),
+                         {("policy", "name"): "tendency", ("limits", "max"): "200", ("limits", "step"): "5"})
+        self.assertEqual(load.effective_settings("[policy]\nname = ck\n"), load.effective_settings("[policy]\n#name = ck\n"))
+
+    def test_the_row_that_ships(self):
+        with tempfile.TemporaryDirectory() as d:
+            synth.generate(d, "adaptive", "0")
+            self.assertEqual(load.Data(d).shipped, "default")
+            self.assertEqual(load.Data(d, synth.SHIPPED).shipped, "default")
+            self.assertEqual(load.Data(d, "# edited\n" + synth.SHIPPED).shipped, "default", "prose does not count")
+            self.assertEqual(load.Data(d, synth.SHIPPED.replace("#name = tendency", "#name = ck")).shipped, "ck")
+            self.assertEqual(load.Data(d, synth.SHIPPED.replace("#name = tendency", "name = ck")).shipped, "ck")
+            self.assertEqual(load.Data(d, synth.SHIPPED + "step = 5\n").shipped, "default", "no row ran it")
+
+    def test_a_tie_goes_to_the_row_that_ships(self):
+        rows = [row("disk", "a", "static 60", 1.0), row("disk", "a", "daemon default", 1.0),
+                row("disk", "a", "daemon ck", 1.0)]
+        pol = {"daemon default": "tendency", "daemon ck": "ck"}
+        self.assertEqual(choose.choose_default(rows, pol)[0], "tendency")
+        self.assertEqual(choose.choose_default(rows, pol, prefer="daemon ck")[0], "ck")
+
+
 class DryRunPresence(unittest.TestCase):
     """The statics beside a dry-run daemon, and bareN with none: the daemon's presence measured."""
 
     class Data:
-        swaps, workloads, bares = ["disk"], ["phased"], ["bare60"]
+        swaps, workloads, bares, shipped = ["disk"], ["phased"], ["bare60"], "default"
 
         def __init__(self, beside):
             self.host = {"shipped_policy": "workingset"} | ({"statics_beside": "dry-run"} if beside else {})
+
+        @staticmethod
+        def policy_of():
+            return {"daemon default": "workingset"}
 
         def title(self, swap):
             return swap + " swap"
