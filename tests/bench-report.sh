@@ -195,6 +195,9 @@ mkdir -p "$tmp/l/bench"
 readme "$tmp/l"
 (cd "$root/bench" && python3 -m benchreport.synth "$tmp/l/raw" lrus)
 python3 "$root/bench/report.py" "$tmp/l/raw" "$tmp/l/bench" >"$tmp/l/out" 2>&1 || { cat "$tmp/l/out"; exit 1; }
+check "the README headline names the guest, its kernel and the LRUs measured" \
+	grep -q '^From `make bench` of 2026-12-06 (Debian GNU/Linux 13 (trixie) guest, kernel 6.12.57+deb13-amd64, the multi-gen and the classic LRU; 3 repetitions' \
+	"$tmp/l/README.md"
 LR=$tmp/l/bench/RESULTS.md
 LT=$tmp/l/bench/results/targets.csv
 check "lru: targets.csv names the LRU of every row, classic or mglru" \

@@ -11,8 +11,12 @@ def block(data, headline_lines, summary_png, plots_rel, goal_lines=()):
     h = data.host
     redone = [x.split("@") for x in h.get("redone", "").split() if "@" in x]
     again = "".join(f"; {w.split('/')[-1]} on {w.split('/')[0]} swap measured again on {t[:10]}" for w, t in redone)
+    g0 = data.guest.get("disk") or next(iter(data.guest.values()), {})
+    lrus = [{"mglru": "multi-gen", "classic": "classic"}.get(x, x) for x in h.get("lrus", "classic").split()]
+    guest = (f"{g0['guest_os']} guest, kernel {g0.get('guest_kernel', '?')}, " if g0.get("guest_os") else "")
+    guest += f"the {' and the '.join(lrus)} LRU; "
     out = [BEGIN,
-           f"From `make bench` of {h.get('started', '?')[:10]}{again} ({h.get('reps', '?')} repetitions of each setting"
+           f"From `make bench` of {h.get('started', '?')[:10]}{again} ({guest}{h.get('reps', '?')} repetitions of each setting"
            f"{f', more in {len(data.more_reps)} noisy cells' if data.more_reps else ''}, "
            f"{h.get('vm_mem_mb', '?')} MB TCG guest, {h.get('disk_mbps', '?')} MB/s disk, swap on "
            f"{' and '.join(data.swaps)}); [bench/RESULTS.md](bench/RESULTS.md) has every workload, setting and "
