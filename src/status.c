@@ -380,7 +380,8 @@ status_render_human(const struct status_snapshot *s, int64_t now_s, char *buf, s
 	put_ago(&o, now_s, s->started_s);
 	textbuf_put(&o, "\n  policy:      ");
 	put_text(&o, s->policy);
-	textbuf_put(&o, "%s%s%s\n", s->policy_auto ? " (name = auto: the policy for this LRU)" : "", s->dry_run ? " (dry run: never writes)" : "",
+	textbuf_put(&o, "%s%s%s\n", s->policy_auto ? " (name = auto: the policy for this LRU)" : "",
+	    s->dry_run ? " (dry run: never writes)" : "",
 	    s->yielded ? " (yielded: someone else set the value; reload to resume)" : "");
 	textbuf_put(&o, "  swappiness:  %d (target %d, limits %d..%d)\n", s->swappiness, s->target, s->min, s->max);
 	put_on_exit(&o, s);
