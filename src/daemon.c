@@ -19,6 +19,7 @@ static void
 apply_config(struct daemon *d, const struct config *cfg)
 {
 	d->cfg = *cfg;
+	d->st.policy_auto = cfg->policy == CONFIG_POLICY_AUTO;
 	journal_set_verbose(d->opt.verbose || cfg->debug);
 	regulator_reset(&d->reg);
 	d->policy = POLICY_COUNT; /* none yet: daemon_follow_lru sets it and the history */

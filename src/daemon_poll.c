@@ -211,7 +211,6 @@ daemon_follow_lru(struct daemon *d, bool say)
 {
 	enum policy_kind kind = decide_policy(&d->cfg, d->lru.info.kind == LRU_MGLRU);
 
-	d->st.policy_auto = d->cfg.policy == CONFIG_POLICY_AUTO;
 	if (kind == d->policy)
 		return;
 	d->policy = kind;
