@@ -282,16 +282,16 @@ check "lru: the committed run (Debian 12) says its LRU is classic, on kernel 6.1
 # "daemon default", or a row's of its own, such as auto.conf) sets what
 # ROOT/conf/autoswappiness.conf sets: each key set, or commented out with the default it
 # documents (tests/docs.sh holds those to the code's defaults, so `#name = auto` is
-# `name = auto`), the way the report finds the row that ships (load.effective_settings);
+# `name = auto`), the way the report finds the row that ships (text.effective_settings);
 # prose comments may be corrected after the run.
 settings() { grep -E '^[[:space:]]*#?[[:space:]]*[a-z_0-9]+[[:space:]]*=' "$1" || true; }
 shipped_ok() {
 	(cd "$root/bench" && python3 -B -c '
 import glob, os, sys
-from benchreport import load
+from benchreport import text
 def eff(p):
     with open(p) as f:
-        return load.effective_settings(f.read())
+        return text.effective_settings(f.read())
 now = eff(sys.argv[1])
 sys.exit(0 if any(eff(f) == now for f in glob.glob(os.path.join(sys.argv[2], "*.conf"))) else 1)' \
 		"$1/conf/autoswappiness.conf" "$1/bench/results/configs")

@@ -9,22 +9,6 @@ from . import model
 from . import text
 
 
-def effective_settings(conf):
-    """{(section, key): value} that a configuration's text sets: its key lines, set or commented
-    out with the default they document (the shipped file lists every default so, and a default
-    is the daemon's configuration too), a set line winning over a commented one."""
-    out, commented, section = {}, {}, ""
-    for line in conf.splitlines():
-        m = re.match(r"\s*\[([a-z_0-9]+)\]\s*$", line)
-        if m:
-            section = m.group(1)
-            continue
-        m = re.match(r"\s*(#?)\s*([a-z_0-9]+)\s*=\s*(.*?)\s*$", line)
-        if m:
-            (commented if m.group(1) else out)[(section, m.group(2))] = m.group(3)
-    return {**commented, **out}
-
-
 def read_csv(path):
     if not os.path.exists(path):
         return []
@@ -272,10 +256,10 @@ class Data:
         makes the README say so)."""
         if shipped_conf is None:
             return "default"
-        want = effective_settings(shipped_conf)
+        want = text.effective_settings(shipped_conf)
         for s in ["default"] + [d for d in self.daemons if d != "default"]:
             conf = self.configs.get(self.config_file(s))
-            if conf is not None and effective_settings(conf) == want:
+            if conf is not None and text.effective_settings(conf) == want:
                 return s
         return "default"
 

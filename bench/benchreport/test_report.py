@@ -400,9 +400,9 @@ class ShippedRow(unittest.TestCase):
 
     def test_effective_settings(self):
         conf = "# a prose line, not a key = x\n[policy]\n#name = tendency\n[limits]\n#max = auto\nmax = 200\n  # step=5 \n"
-        self.assertEqual(load.effective_settings(conf),
+        self.assertEqual(text.effective_settings(conf),
                          {("policy", "name"): "tendency", ("limits", "max"): "200", ("limits", "step"): "5"})
-        self.assertEqual(load.effective_settings("[policy]\nname = ck\n"), load.effective_settings("[policy]\n#name = ck\n"))
+        self.assertEqual(text.effective_settings("[policy]\nname = ck\n"), text.effective_settings("[policy]\n#name = ck\n"))
 
     def test_the_row_that_ships(self):
         with tempfile.TemporaryDirectory() as d:

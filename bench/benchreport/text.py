@@ -1,5 +1,6 @@
 """How numbers are written in RESULTS.md, the README and the CSV files."""
 import math
+import re
 
 
 def fmt(v):
@@ -79,6 +80,14 @@ def ini_settings(text):
         if eq:
             out[(sec, key.strip())] = value.split(" ;")[0].strip()
     return out
+
+
+def effective_settings(conf):
+    """ini_settings of a configuration with the defaults it documents: a key line commented out
+    (`#max = auto`, as the shipped file lists every default) counts as set, and a line that is
+    set wins over it."""
+    documented = "\n".join(re.sub(r"^\s*#\s*(?=[a-z_0-9]+\s*=)", "", line) for line in conf.splitlines())
+    return {**ini_settings(documented), **ini_settings(conf)}
 
 
 def config_delta(shipped, other):
