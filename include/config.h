@@ -100,4 +100,7 @@ const char *config_external_name(enum config_external e);
  * smoothing 0%, interval 5000 ms (busy 1000 ms)") and returns buf. */
 const char *config_describe(const struct config *c, char *buf, size_t len);
 
+/* The name of a configuration's policy: a policy's name, or "auto". */
+const char *config_policy_name(enum policy_kind policy);
+
 #endif

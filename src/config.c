@@ -279,6 +279,12 @@ config_validate(const struct config *c, enum config_key *ret_key, char *err, siz
 }
 
 const char *
+config_policy_name(enum policy_kind policy)
+{
+	return policy == CONFIG_POLICY_AUTO ? "auto" : policy_name(policy);
+}
+
+const char *
 config_describe(const struct config *c, char *buf, size_t len)
 {
 	char max[8];
@@ -288,6 +294,6 @@ config_describe(const struct config *c, char *buf, size_t len)
 	else
 		snprintf(max, sizeof(max), "%d", c->max);
 	snprintf(buf, len, "policy %s, limits %d..%s, step %d, smoothing %d%%, interval %u ms (busy %u ms)",
-		 c->policy == CONFIG_POLICY_AUTO ? "auto" : policy_name(c->policy), c->min, max, c->step, c->smoothing_pct, c->interval_ms, c->busy_interval_ms);
+		 config_policy_name(c->policy), c->min, max, c->step, c->smoothing_pct, c->interval_ms, c->busy_interval_ms);
 	return buf;
 }

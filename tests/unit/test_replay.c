@@ -487,13 +487,6 @@ test_traces_load(void **state)
 	globfree(&g);
 }
 
-/* A policy's name, or auto's. */
-static const char *
-config_policy_name(enum policy_kind policy)
-{
-	return policy == CONFIG_POLICY_AUTO ? "auto" : policy_name(policy);
-}
-
 static const char *const setups[] = {"max200", "shipped", "shipped-max200"};
 
 /* "max200": as bench/run.sh ran the daemon before issue 12 (max = 200, 1 s polls);
