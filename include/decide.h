@@ -33,8 +33,9 @@ int decide_max(const struct config *cfg, const struct sample *s);
 /* The value sparing the cache may raise the tendency and workingset policies (kind,
  * decide_policy's) to, and workingset's rise too (include/policy.h):
  * 200 with max = auto on disk swap (max resolved to 100) and a kernel that accepts
- * 200, else 0 (the rule is off). */
-int decide_spare_top(const struct config *cfg, enum policy_kind kind, int max, int kernel_max);
+ * 200, else 0 (the rule is off). Under the multi-gen LRU (mglru) 199, the top of the
+ * range the regulator keeps there, so that the reason names the value written. */
+int decide_spare_top(const struct config *cfg, enum policy_kind kind, int max, int kernel_max, bool mglru);
 
 /* The regulator's limits from the config, with max resolved (max = auto), the
  * kernel's own limit and its LRU (mglru: the multi-gen LRU, regulator.h). */

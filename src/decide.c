@@ -15,11 +15,11 @@ decide_max(const struct config *cfg, const struct sample *s)
 }
 
 int
-decide_spare_top(const struct config *cfg, enum policy_kind kind, int max, int kernel_max)
+decide_spare_top(const struct config *cfg, enum policy_kind kind, int max, int kernel_max, bool mglru)
 {
 	if ((kind != POLICY_TENDENCY && kind != POLICY_WORKINGSET) || cfg->max != CONFIG_MAX_AUTO || max != 100 || kernel_max < 200)
 		return 0;
-	return 200;
+	return mglru ? REGULATOR_MGLRU_MAX : 200;
 }
 
 struct regulator_limits
@@ -47,7 +47,7 @@ decide(const struct config *cfg, int max, int kernel_max, struct policy_state *s
 		struct regulator_limits base = decide_limits(cfg, max, kernel_max, cur->mglru);
 
 		policy_begin(state, current);
-		state->spare_top = decide_spare_top(cfg, kind, max, kernel_max);
+		state->spare_top = decide_spare_top(cfg, kind, max, kernel_max, cur->mglru);
 		regulator_range(&base, &lo, &hi);
 		state->range_top = hi;
 	}

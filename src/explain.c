@@ -116,7 +116,7 @@ put_swap(struct textbuf *t, const struct explain_input *in)
 {
 	const struct sample *s = in->cur;
 	int auto_max = policy_device_max(s);
-	int spare_top = decide_spare_top(in->cfg, policy_of(in), auto_max, in->dn->lim.kernel_max);
+	int spare_top = decide_spare_top(in->cfg, policy_of(in), auto_max, in->dn->lim.kernel_max, s->mglru);
 
 	textbuf_put(t, "Swap: ");
 	if (!s->has_swaps)

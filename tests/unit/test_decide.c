@@ -151,17 +151,21 @@ test_spare_top(void **state)
 	config_defaults(&c);
 	assert_int_equal(c.policy, POLICY_WORKINGSET);
 	assert_int_equal(c.max, CONFIG_MAX_AUTO);
-	assert_int_equal(decide_spare_top(&c, c.policy, 100, 200), 200); /* its rise lifts the range too */
-	assert_int_equal(decide_spare_top(&c, c.policy, 200, 200), 0); /* zram: 200 already */
-	assert_int_equal(decide_spare_top(&c, c.policy, 133, 200), 0); /* zswap: not measured */
-	assert_int_equal(decide_spare_top(&c, c.policy, 100, 100), 0); /* Linux before 5.8 */
+	assert_int_equal(decide_spare_top(&c, c.policy, 100, 200, false), 200); /* its rise lifts the range too */
+	/* Under the multi-gen LRU the regulator keeps 2..199 (200 there is anonymous pages
+	 * first, with no feedback): the rise names 199, what it writes. */
+	assert_int_equal(decide_spare_top(&c, c.policy, 100, 200, true), REGULATOR_MGLRU_MAX);
+	assert_int_equal(decide_spare_top(&c, c.policy, 200, 200, true), 0);
+	assert_int_equal(decide_spare_top(&c, c.policy, 200, 200, false), 0); /* zram: 200 already */
+	assert_int_equal(decide_spare_top(&c, c.policy, 133, 200, false), 0); /* zswap: not measured */
+	assert_int_equal(decide_spare_top(&c, c.policy, 100, 100, false), 0); /* Linux before 5.8 */
 	c.max = 100;
-	assert_int_equal(decide_spare_top(&c, c.policy, 100, 200), 0); /* a max the user chose */
+	assert_int_equal(decide_spare_top(&c, c.policy, 100, 200, false), 0); /* a max the user chose */
 	c.max = CONFIG_MAX_AUTO;
-	assert_int_equal(decide_spare_top(&c, POLICY_TENDENCY, 100, 200), 200);
-	assert_int_equal(decide_spare_top(&c, POLICY_ADAPTIVE, 100, 200), 0);
-	assert_int_equal(decide_spare_top(&c, POLICY_CK, 100, 200), 0);
-	assert_int_equal(decide_spare_top(&c, POLICY_DEVICE, 100, 200), 0);
+	assert_int_equal(decide_spare_top(&c, POLICY_TENDENCY, 100, 200, false), 200);
+	assert_int_equal(decide_spare_top(&c, POLICY_ADAPTIVE, 100, 200, false), 0);
+	assert_int_equal(decide_spare_top(&c, POLICY_CK, 100, 200, false), 0);
+	assert_int_equal(decide_spare_top(&c, POLICY_DEVICE, 100, 200, false), 0);
 }
 
 /* name = auto: device under the multi-gen LRU, workingset under the classic one; any other

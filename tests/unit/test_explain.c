@@ -159,6 +159,12 @@ test_disk_swap_writes(void **unused)
 		      "pages as costing the same IO.\nThe tendency policy goes to 200 above it while only the "
 		      "programs' own text is left in the page cache to reclaim and swapped-out pages do not come back "
 		      "(sparing the cache: it takes a few polls, so the running daemon may hold 200 now).\n");
+	/* Under the multi-gen LRU the regulator keeps 2..199: it names 199, what it would write. */
+	s.mglru = true;
+	assert_has(render(&c, &s, 60), "\nThe tendency policy goes to 199 above it while only the programs' own "
+					"text is left in the page cache to reclaim");
+	s.mglru = false;
+	t = render(&c, &s, 60);
 	/* The inputs, in words. */
 	assert_has(t, "\nOf 976 MiB of RAM, application memory is 40% and mapped memory is 10%; 23% of swap is "
 		      "free; distress is 0.\n");

@@ -158,7 +158,7 @@ check "the records belong to the unit" grep -q '"_SYSTEMD_UNIT":"autoswappiness.
 journal_since "$T1" | grep -E 'spare the cache|spared no more' | sed 's/^/  /' || true
 if [ "$POLICY" = tendency ]; then
 	check "the shipped default spared the cache at $TOP on disk swap" \
-		bash -c "journalctl -u $UNIT --no-pager --since @$T1 | grep -q 'swappiness [0-9]* -> $TOP (tendency: spare the cache at 200: unmapped cache [0-4]%'"
+		bash -c "journalctl -u $UNIT --no-pager --since @$T1 | grep -q 'swappiness [0-9]* -> $TOP (tendency: spare the cache at $TOP: unmapped cache [0-4]%'"
 	check "  and went back below it when it no longer paid" wait_for 20 \
 		bash -c "journalctl -u $UNIT --no-pager --since @$T1 | grep -q '$TOP -> [0-9]* (tendency: .*; cache spared no more: '"
 elif [ "$POLICY" = workingset ]; then
@@ -170,7 +170,7 @@ elif [ "$POLICY" = workingset ]; then
 	# calm poll (5 s) takes the value back: 20 s was too short for that (a run of
 	# 2026-12-05 stayed at 200 through the second pass and past the wait).
 	check "the shipped default went to $TOP on disk swap, above max = auto" \
-		bash -c "journalctl -u $UNIT --no-pager --since @$T1 | grep -E -q 'swappiness [0-9]* -> $TOP \(workingset: (spare the cache at 200: unmapped cache [0-4]%|.*; file \+[0-9]+ to 200: )'"
+		bash -c "journalctl -u $UNIT --no-pager --since @$T1 | grep -E -q 'swappiness [0-9]* -> $TOP \(workingset: (spare the cache at $TOP: unmapped cache [0-4]%|.*; file \+[0-9]+ to $TOP: )'"
 	check "  and went back below it" wait_for 60 \
 		bash -c "journalctl -u $UNIT --no-pager --since @$T1 | grep -q '$TOP -> [0-9]* (workingset: '"
 fi
