@@ -10,6 +10,22 @@ exited() {
 	st=$(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null) || return 0
 	[ "$st" = Z ]
 }
+# all_stopped PID: every thread of the process is in the stopped state (T).
+all_stopped() {
+	local f st
+	for f in /proc/"$1"/task/*/stat; do
+		st=$(sed 's/.*) //' "$f" 2>/dev/null | cut -d' ' -f1) || return 1
+		[ "$st" = T ] || return 1
+	done
+}
+# freeze PID: SIGSTOP, and waits until it took effect. `kill` returns once the signal is
+# sent, not once the process is stopped: on a busy machine the daemon, woken from
+# epoll_wait by SIGSTOP, ran on after the shell had sent the next signal, and saw it
+# alone (a SIGHUP sent before a SIGTERM was then read first, under valgrind in CI).
+freeze() {
+	kill -STOP "$1"
+	wait_for 30 all_stopped "$1"
+}
 # stop_within SECONDS SIGNAL: sends SIGNAL and fails unless the daemon ends within
 # SECONDS (then it is killed, so that a hang fails the check instead of the run);
 # STOP_RC is its exit code.
@@ -37,7 +53,7 @@ for mode in yield override; do
 	fake_meminfo 1000000 300000 50000 250000 0 100000 1000000 230000
 	start_daemon -c "$CONF/exit-$mode.conf"
 	check "writes ($mode, change before the exit)" wait_for 15 knob_is 23
-	kill -STOP "$DPID"
+	check "stopped ($mode)" freeze "$DPID"
 	set_knob 42
 	kill -TERM "$DPID"
 	kill -CONT "$DPID"
@@ -147,7 +163,7 @@ fake_meminfo 1000000 300000 50000 250000 0 100000 1000000 230000
 # SIGTERM (15). Both made pending while the daemon is stopped: SIGTERM goes first.
 start_daemon -c "$CONF/fast.conf"
 check "writes (signals together)" wait_for 15 knob_is 23
-kill -STOP "$DPID"
+check "stopped (signals together)" freeze "$DPID"
 kill -HUP "$DPID"
 kill -TERM "$DPID"
 kill -CONT "$DPID"
@@ -161,7 +177,7 @@ check "the original back (signals together)" knob_is 60
 # A poll that is due goes before a pending reload (a reload never starves the polls).
 start_daemon -c "$CONF/fast.conf"
 check "writes (poll and reload together)" wait_for 15 knob_is 23
-kill -STOP "$DPID"
+check "stopped (poll and reload together)" freeze "$DPID"
 n0=$(wc -l <"$WORK/daemon.log")
 kill -HUP "$DPID"
 sleep 0.5 # past the 100 ms poll interval: the poll is due when the daemon goes on
