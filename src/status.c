@@ -494,8 +494,9 @@ metrics_knob(struct textbuf *o, const struct status_snapshot *s)
 		gauge(o, "original_swappiness", "The value restored when the daemon stops.", s->original);
 	gauge(o, "limit_min", "Lower limit in effect.", s->min);
 	gauge(o, "limit_max", "Upper limit in effect (max = auto resolved).", s->max);
-	metric(o, "policy_info", "gauge", "The policy in use, as a label.");
-	textbuf_put(o, "autoswappiness_policy_info{policy=\"%s\"} 1\n", s->policy);
+	metric(o, "policy_info", "gauge", "The policy in use and the name configured (auto picks per LRU), as labels.");
+	textbuf_put(o, "autoswappiness_policy_info{policy=\"%s\",configured=\"%s\"} 1\n", s->policy,
+		    s->policy_auto ? "auto" : s->policy);
 	if (s->lru[0]) {
 		metric(o, "lru_info", "gauge", "The kernel's LRU (classic or mglru) and release, as labels.");
 		textbuf_put(o, "autoswappiness_lru_info{lru=\"%s\",kernel=\"%s\"} 1\n", s->lru, s->kernel);

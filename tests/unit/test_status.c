@@ -351,7 +351,13 @@ test_metrics(void **state)
 	assert_non_null(strstr(buf, "\nautoswappiness_swap_free_ratio 0.23\n"));
 	assert_non_null(strstr(buf, "\nautoswappiness_original_swappiness 60\n"));
 	assert_non_null(strstr(buf, "# TYPE autoswappiness_writes_total counter\nautoswappiness_writes_total 7\n"));
-	assert_non_null(strstr(buf, "autoswappiness_policy_info{policy=\"adaptive\"} 1\n"));
+	assert_non_null(strstr(buf, "autoswappiness_policy_info{policy=\"adaptive\",configured=\"adaptive\"} 1\n"));
+	/* name = auto: the policy that runs, and that auto picked it. */
+	s.policy_auto = true;
+	assert_true(status_render_metrics(&s, buf, sizeof(buf)) > 0);
+	assert_non_null(strstr(buf, "autoswappiness_policy_info{policy=\"adaptive\",configured=\"auto\"} 1\n"));
+	s.policy_auto = false;
+	assert_true(status_render_metrics(&s, buf, sizeof(buf)) > 0);
 	assert_non_null(strstr(buf, "# TYPE autoswappiness_lru_info gauge\n"
 				    "autoswappiness_lru_info{lru=\"mglru\",kernel=\"6.12.57+deb13-amd64\"} 1\n"));
 	assert_non_null(strstr(buf, "\nautoswappiness_last_poll_timestamp_seconds 1700000200\n"));
