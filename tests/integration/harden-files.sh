@@ -3,23 +3,6 @@
 # files or that others may change, and a /proc/swaps longer than a page.
 # Uses run.sh's helpers (check, expect_rc, wait_for, start_daemon, ...).
 
-# stop_within SECONDS SIGNAL: stop_daemon, but a daemon that does not exit in
-# time is killed (SIGKILL) and 124 returned, so that a hang fails a check
-# instead of the whole suite.
-exited() { # exited PID: gone, or a zombie waiting for us
-	! kill -0 "$1" 2>/dev/null || grep -q ') Z ' "/proc/$1/stat" 2>/dev/null
-}
-stop_within() {
-	local rc=0
-	kill -"$2" "$DPID"
-	if ! wait_for "$1" exited "$DPID"; then
-		kill -9 "$DPID" 2>/dev/null || true
-		wait "$DPID" 2>/dev/null || true
-		return 124
-	fi
-	wait "$DPID" || rc=$?
-	return $rc
-}
 is_regular() { [ -f "$1" ] && [ ! -L "$1" ]; }
 
 # --- the metrics textfile in a directory someone else controls ----------------

@@ -4,7 +4,7 @@
 # and refused when fstat says it is not a regular file: the start and
 # --explain end, or run on without that source, and name the path.
 # Uses run.sh's helpers (check, wait_for, start_daemon, ...) and
-# harden-files.sh's stop_within; leaves the knob at 60 and no daemon running.
+# run.sh's stop_within; leaves the knob at 60 and no daemon running.
 
 mkfifo "$WORK/kfifo"
 set_knob 60

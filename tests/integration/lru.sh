@@ -183,7 +183,7 @@ auto_is() { policy_is "$1 (name = auto: the policy for this LRU)"; }
 auto_count() { grep -c "policy auto: the" "$WORK/daemon.log" || true; }
 start_daemon -c "$CONF/lru-auto.conf"
 check "lru: auto under the multi-gen LRU on disk swap: device's 100" wait_for 15 knob_is 100
-check "lru: the start record says auto and what it runs" log_has \
+check "lru: the start record says auto and what it runs" wait_for 15 log_has \
 	"started: policy auto, limits 0..auto, .*; mglru LRU, Linux [^ ]*; policy auto runs device MESSAGE_ID="
 check "lru: status names the policy deciding, as auto's" wait_for 15 auto_is device
 check "lru: status --json too" bash -c "'$BIN' status --json | grep -q '\"policy\":\"device\",\"policy_auto\":true,'"

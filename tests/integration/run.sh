@@ -296,6 +296,10 @@ pump_steps() {
 	PUMP_LAST=$now
 }
 log_has() { grep -q -- "$1" "$WORK/daemon.log"; }
+# decided V: the knob holds V and the daemon has logged writing it. It logs after it has
+# read the value back, and a value set before that readback made the write count as
+# failed: a test that sets the knob next must wait for this, not for the knob alone.
+decided() { knob_is "$1" && log_has "swappiness [0-9]* -> $1 ("; }
 # start_daemon DAEMON_ARGS...: the daemon in the background, its log in $WORK/daemon.log;
 # under "${LAUNCH[@]}" when a caller sets it (psi-trigger.sh: setpriv).
 LAUNCH=()
@@ -311,6 +315,25 @@ stop_daemon() { # stop_daemon SIGNAL: returns the exit code
 	wait "$DPID" || rc=$?
 	return $rc
 }
+exited() { # exited PID: gone, or a zombie waiting for us
+	! kill -0 "$1" 2>/dev/null || grep -q ') Z ' "/proc/$1/stat" 2>/dev/null
+}
+# stop_within SECONDS SIGNAL: stop_daemon, but a daemon that does not exit in time is
+# killed (SIGKILL), so that a hang fails a check instead of the whole suite. Returns its
+# exit code, 124 when it had to be killed, and leaves it in STOP_RC.
+stop_within() {
+	STOP_RC=0
+	kill -"$2" "$DPID" 2>/dev/null || true
+	if ! wait_for "$1" exited "$DPID"; then
+		echo "# pid $DPID did not exit within $1 s of SIG$2: killing it"
+		kill -9 "$DPID" 2>/dev/null || true
+		wait "$DPID" 2>/dev/null || true
+		STOP_RC=124
+		return 124
+	fi
+	wait "$DPID" || STOP_RC=$?
+	return "$STOP_RC"
+}
 
 set_knob 60
 fake_meminfo 1000000 300000 50000 250000 0 100000 1000000 230000
@@ -318,7 +341,7 @@ cp "$CONF/fast.conf" "$CONF/live.conf"
 start_daemon -c "$CONF/live.conf"
 check "daemon writes the ck value" wait_for 15 knob_is 23
 check "daemon records the original under /run" test "$(cat $STATE/original)" = 60
-check "daemon logs the decision with fields" wait_for 2 log_has 'swappiness 60 -> 23 (ck: min(app 40%, swap free 23%)) .*SWAPPINESS=23 PREVIOUS=60 POLICY=ck APP_CENTILE=40 SWAP_CENTILE=23 MAPPED_RATIO=10 DISTRESS=0 SWAP_TENDENCY=28 REFAULT_FILE_PPS=0 REFAULT_ANON_PPS=0 SWAPIN_PPS=0 SCAN_PPS=0 REASON=min'
+check "daemon logs the decision with fields" wait_for 15 log_has 'swappiness 60 -> 23 (ck: min(app 40%, swap free 23%)) .*SWAPPINESS=23 PREVIOUS=60 POLICY=ck APP_CENTILE=40 SWAP_CENTILE=23 MAPPED_RATIO=10 DISTRESS=0 SWAP_TENDENCY=28 REFAULT_FILE_PPS=0 REFAULT_ANON_PPS=0 SWAPIN_PPS=0 SCAN_PPS=0 REASON=min'
 
 # Swap fills up: the knob follows within a few polls.
 fake_meminfo 1000000 300000 50000 250000 0 100000 1000000 50000
@@ -374,7 +397,7 @@ check "stop is logged with fields" log_has "restored swappiness 60 .*SWAPPINESS=
 # Someone else sets the knob: the daemon yields and leaves it on exit.
 cp "$CONF/fast.conf" "$CONF/live.conf"
 start_daemon -c "$CONF/live.conf"
-check "daemon writes (yield test)" wait_for 15 knob_is 5
+check "daemon writes (yield test)" wait_for 15 decided 5
 set_knob 42
 check "external change is logged" wait_for 15 log_has "changed from 5 to 42 by someone else; leaving it alone"
 fake_meminfo 1000000 300000 50000 250000 0 100000 1000000 230000
@@ -390,10 +413,10 @@ check "exit after a yield is logged" log_has "leaving swappiness at 42"
 printf '[policy]\nname = ck\n[daemon]\ninterval_ms = 100\non_external_change = override\n' >"$CONF/override.conf"
 set_knob 60
 start_daemon -c "$CONF/override.conf"
-check "daemon writes (override test)" wait_for 15 knob_is 23
+check "daemon writes (override test)" wait_for 15 decided 23
 set_knob 90
 check "override mode rewrites the knob" wait_for 15 knob_is 23
-check "override is logged" log_has "overriding"
+check "override is logged" wait_for 15 log_has "overriding"
 stop_daemon TERM || true
 check "override mode restores the original" knob_is 60
 
@@ -487,9 +510,9 @@ pump_until() {
 	done
 }
 check "file refaults raise the value to 200" pump_until 30 2000 0 knob_is 200
-check "the decision explains itself" log_has "up 100: file refaults [0-9]*/s, swap-outs 0/s, swap-ins 0/s).*REFAULT_FILE_PPS=[1-9]"
+check "the decision explains itself" wait_for 15 log_has "up 100: file refaults [0-9]*/s, swap-outs 0/s, swap-ins 0/s).*REFAULT_FILE_PPS=[1-9]"
 check "swap-ins take it back to N" pump_until 30 0 2000 knob_is 100
-check "the fall explains itself" log_has 'back to 100: swap-ins [0-9]*/s at 200'
+check "the fall explains itself" wait_for 15 log_has 'back to 100: swap-ins [0-9]*/s at 200'
 # Without swap-outs to match, swap-ins at N are pages coming home: the test
 # ends with N kept (undecided, or elastic when a late pump makes a poll look
 # like a fall), never back at 200.
@@ -505,7 +528,7 @@ start_daemon -c "$CONF/auto.conf"
 check "auto max on disk swap" wait_for 15 knob_is 100
 fake_swaps /dev/zram0
 check "swapping to zram at run time raises the range" wait_for 15 knob_is 200
-check "the new range is logged" log_has "max = auto: 200 (1 swap devices, 1 on zram, zswap off)"
+check "the new range is logged" wait_for 15 log_has "max = auto: 200 (1 swap devices, 1 on zram, zswap off)"
 fake_swaps /dev/vdb
 check "and back" wait_for 15 knob_is 100
 stop_daemon TERM || true
@@ -519,7 +542,7 @@ out=$("$BIN" --once --dry-run -c "$CONF/device.conf")
 check "--once device on disk swap: 100" grep -q '^policy=device swappiness=100 .*target=100 ' <<<"$out"
 start_daemon -c "$CONF/device.conf"
 check "device on disk swap: 100" wait_for 15 knob_is 100
-check "  and says why" log_has "device: swap on disk, cost value 100"
+check "  and says why" wait_for 15 log_has "device: swap on disk, cost value 100"
 fake_swaps /dev/zram0
 check "device follows zram added at run time: 200" wait_for 15 knob_is 200
 fake_swaps /dev/vdb
@@ -838,7 +861,7 @@ check "exit restores the value from before the crash" knob_is 60
 set_knob 60
 cp "$CONF/fast.conf" "$CONF/live.conf"
 start_daemon -c "$CONF/live.conf"
-check "writes (yield + dry-run test)" wait_for 15 knob_is 23
+check "writes (yield + dry-run test)" wait_for 15 decided 23
 set_knob 42
 check "yields to 42" wait_for 15 log_has "leaving it alone until reload"
 printf '[policy]\nname = ck\n[daemon]\ninterval_ms = 100\ndry_run = yes\n' >"$CONF/live.conf"

@@ -4,7 +4,7 @@
 # anything; it never restores a forged "original" nor lets a forged "yielded"
 # stop it; `status` never prints a forged state file's control characters raw
 # and `status --json` stays valid JSON in valid UTF-8.
-# Uses run.sh's helpers and harden-files.sh's stop_within; leaves the knob at
+# Uses run.sh's helpers (stop_within too); leaves the knob at
 # 60, a clean state directory and no daemon running.
 
 as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }

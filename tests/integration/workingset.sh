@@ -42,7 +42,7 @@ set_knob 40
 start_daemon -c "$CONF/workingset.conf"
 check "workingset: reclaim without activations: the tendency's formula, 67" ws_pump 15 0 0 knob_is 67
 check "workingset: file working-set refaults steer it up, above auto's 100, to 200" ws_pump 15 0 100 knob_is 200
-check "workingset: the rise says why" log_has '; file +[0-9]* to 200: working set refaults anon 0/s, file [0-9]*/s'
+check "workingset: the rise says why" wait_for 15 log_has '; file +[0-9]* to 200: working set refaults anon 0/s, file [0-9]*/s'
 # Above auto's top, the range's top of the poll before is 200: the value must not fall back
 # to the configured 100 on the next poll (it did, every other poll, before decide passed
 # the configured top).
@@ -61,10 +61,10 @@ check "workingset: a page cache of 20% drops the rise: the formula, 45" ws_pump 
 fake_meminfo 1000000 300000 0 50000 0 40000 1000000 1000000
 check "workingset: the cache gone, file ones raise it again" ws_pump 15 0 100 knob_is 200
 check "workingset: anonymous ones take it to 60 at once" ws_pump 15 100 0 knob_is 60
-check "workingset: the fall says why" log_has '; anonymous -[0-9]* to 60: working set refaults anon [0-9]*/s, file [0-9]*/s'
+check "workingset: the fall says why" wait_for 15 log_has '; anonymous -[0-9]* to 60: working set refaults anon [0-9]*/s, file [0-9]*/s'
 ws_pump 3 100 100 false || true # 3 s of both kinds alike
 check "workingset: both alike: the bias is kept, at 60" knob_is 60
-check "workingset: and says so" log_has '; bias -[0-9]* to 60: working set refaults anon [0-9]*/s, file [0-9]*/s'
+check "workingset: and says so" wait_for 15 log_has '; bias -[0-9]* to 60: working set refaults anon [0-9]*/s, file [0-9]*/s'
 stop_daemon TERM || true
 check "workingset: restores the original" knob_is 40
 set_knob 60
