@@ -21,9 +21,11 @@ void knob_close(struct knob *k);
 int knob_read(struct knob *k, int *ret_value);
 
 /*
- * Writes value with one write(2) at offset 0 and reads it back.
- * Returns 0, a negative errno from open/write, or -EIO when the kernel kept a
- * different value (*ret_readback then holds it, else -1).
+ * Writes value with one write(2) at offset 0 and reads it back into
+ * *ret_readback (-1 until then). Returns 0 once the write went in, or a
+ * negative errno from open, write or the readback. A readback other than value
+ * means someone else wrote the knob in between: the caller treats that as any
+ * change by someone else, not as a failed write.
  */
 int knob_write(struct knob *k, int value, int *ret_readback);
 

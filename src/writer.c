@@ -25,6 +25,8 @@ writer_write(struct writer *w, struct knob *k, int value, int *kernel_max)
 		w->backoff_left--;
 		return WRITER_WAITING;
 	}
+	/* A readback other than value is someone else's write after ours: the next
+	 * poll sees it as any change by someone else (yield or override). */
 	r = knob_write(k, value, &readback);
 	if (r == -EINVAL && value > 100 && *kernel_max > 100) {
 		/* The kernel said no to a value above 100: it predates 5.8. */
@@ -38,12 +40,8 @@ writer_write(struct writer *w, struct knob *k, int value, int *kernel_max)
 		w->backoff_polls = 0;
 		return WRITER_WRITTEN;
 	}
-	if (r == -EIO && readback >= 0)
-		journal_log_once(&w->err, r, LOG_ERR, MSGID_ERROR, "wrote %d to '%s' but it holds %d", value,
-				 KPATH_SWAPPINESS, readback);
-	else
-		journal_log_once(&w->err, r, LOG_ERR, MSGID_ERROR, "failed to write '%s': %s", KPATH_SWAPPINESS,
-				 fileio_strerror(r));
+	journal_log_once(&w->err, r, LOG_ERR, MSGID_ERROR, "failed to write '%s': %s", KPATH_SWAPPINESS,
+			 fileio_strerror(r));
 	w->backoff_polls = w->backoff_polls == 0 ? 1 : w->backoff_polls * 2;
 	if (w->backoff_polls > WRITER_BACKOFF_MAX_POLLS)
 		w->backoff_polls = WRITER_BACKOFF_MAX_POLLS;

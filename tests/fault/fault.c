@@ -9,6 +9,10 @@
  *                                         with EINVAL (a kernel before 5.8), and
  *                                         leaves the old value, as a sysctl does:
  *                                         the stand-in file is not truncated first
+ *   FAULT_HOLDS=[W:]42                    every write to it (of W only, with W:)
+ *                                         goes in, and someone else writes 42
+ *                                         right after (before the writer can
+ *                                         read it back)
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -104,6 +108,23 @@ write(int fd, const void *buf, size_t len)
 		if (n >= 0 && ftruncate(fd, n) < 0)
 			return -1;
 		return n;
+	}
+	if (getenv("FAULT_HOLDS") && fd > 2 && len < 16 && fd_is_fault_path(fd)) {
+		const char *holds = getenv("FAULT_HOLDS"), *colon = strchr(holds, ':');
+		char v[16];
+		int n;
+		ssize_t w;
+
+		memcpy(v, buf, len);
+		v[len] = '\0';
+		if (colon && atoi(v) != atoi(holds))
+			return real_write(fd, buf, len);
+		n = snprintf(v, sizeof(v), "%d\n", atoi(colon ? colon + 1 : holds));
+		w = real_write(fd, buf, len);
+
+		if (w < 0 || pwrite(fd, v, (size_t)n, 0) != n || ftruncate(fd, n) < 0)
+			return -1;
+		return w;
 	}
 	return real_write(fd, buf, len);
 }

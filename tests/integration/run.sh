@@ -908,6 +908,38 @@ check "and writes within it" wait_for 15 knob_is 100
 stop_daemon TERM || true
 check "EINVAL: the original is restored" knob_is 60
 
+# Someone else writes 42 between the daemon's write of 23 and its readback: a write
+# that went in, then a change by someone else (yield, and the exit leaves their 42),
+# not a failed write that backs off and blames the kernel.
+set_knob 60
+: >"$WORK/daemon.log"
+LD_PRELOAD="$WORK/fault.so" FAULT_PATH=/proc/sys/vm/swappiness FAULT_HOLDS=42 \
+	"$BIN" --foreground -v -c "$CONF/fast.conf" 2>"$WORK/daemon.log" &
+DPID=$!
+PIDS+=("$DPID")
+check "a write overwritten at once is a write" wait_for 15 log_has "swappiness 60 -> 23 ("
+check "and the next poll yields to their 42" wait_for 15 log_has "changed from 23 to 42 by someone else; leaving it alone until reload"
+check "and it is no error" bash -c "! grep -q 'failed to write\|but it holds' '$WORK/daemon.log'"
+stop_daemon TERM || true
+check "the exit leaves their 42" knob_is 42
+check "and no record" test ! -e $STATE/original
+set_knob 60
+: >"$WORK/daemon.log"
+LD_PRELOAD="$WORK/fault.so" FAULT_PATH=/proc/sys/vm/swappiness FAULT_HOLDS=60:42 \
+	"$BIN" --foreground -v -c "$CONF/fast.conf" 2>"$WORK/daemon.log" &
+DPID=$!
+PIDS+=("$DPID")
+check "a restore overwritten at once: first the daemon's 23" wait_for 15 decided 23
+stop_daemon TERM && rc=0 || rc=$?
+check "the restore went in, their 42 stands (exit $rc)" test "$rc/$(knob)" = 0/42
+check "and says so" log_has "holds 42 right after the restore: someone else wrote it"
+check "and leaves no record for the next start" test ! -e $STATE/original
+set_knob 60
+out=$(LD_PRELOAD="$WORK/fault.so" FAULT_PATH=/proc/sys/vm/swappiness FAULT_HOLDS=42 \
+	"$BIN" --once -c "$CONF/fast.conf" 2>"$WORK/err") || true
+check "--once: a write overwritten at once is written" test "${out##* }" = written=yes
+check "--once: and says by whom" grep -q "wrote 23 to '/proc/sys/vm/swappiness'; someone else wrote 42 right after" "$WORK/err"
+
 # cgroup v1: existing memory cgroups keep their own swappiness; with
 # cgroup_v1_follow they follow each write and the restore, otherwise a warning.
 mkdir -p "$WORK/cg/a/b" "$WORK/cg/c"
