@@ -881,13 +881,16 @@ check "no record is left" test ! -e $STATE/original
 cc -shared -fPIC -O2 -o "$WORK/fault.so" "$TOP/tests/fault/fault.c" -ldl
 # ASan wants to be first in the library list; the shim needs no checking.
 export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
-for e in EACCES:"Permission denied" EPERM:"Operation not permitted"; do
-	set_knob 60
+start_faulty() { # start_faulty FAULT_VAR=VALUE CONF: the daemon, with the shim on the knob
 	: >"$WORK/daemon.log"
-	LD_PRELOAD="$WORK/fault.so" FAULT_PATH=/proc/sys/vm/swappiness FAULT_OPEN_ERRNO=${e%%:*} \
-		"$BIN" --foreground -v -c "$CONF/fast.conf" 2>"$WORK/daemon.log" &
+	env LD_PRELOAD="$WORK/fault.so" FAULT_PATH=/proc/sys/vm/swappiness "$1" \
+		"$BIN" --foreground -v -c "$2" 2>"$WORK/daemon.log" &
 	DPID=$!
 	PIDS+=("$DPID")
+}
+for e in EACCES:"Permission denied" EPERM:"Operation not permitted"; do
+	set_knob 60
+	start_faulty FAULT_OPEN_ERRNO=${e%%:*} "$CONF/fast.conf"
 	check "${e%%:*} is reported with path and cause" wait_for 15 log_has "failed to write '/proc/sys/vm/swappiness': ${e#*:}"
 	sleep 1
 	n=$(grep -c "failed to write" "$WORK/daemon.log" || true)
@@ -898,11 +901,7 @@ for e in EACCES:"Permission denied" EPERM:"Operation not permitted"; do
 done
 set_knob 60
 printf '[policy]\nname = ck\n[daemon]\ninterval_ms = 100\n[limits]\nmin = 150\nmax = 200\n' >"$CONF/high.conf"
-: >"$WORK/daemon.log"
-LD_PRELOAD="$WORK/fault.so" FAULT_PATH=/proc/sys/vm/swappiness FAULT_EINVAL_ABOVE=100 \
-	"$BIN" --foreground -v -c "$CONF/high.conf" 2>"$WORK/daemon.log" &
-DPID=$!
-PIDS+=("$DPID")
+start_faulty FAULT_EINVAL_ABOVE=100 "$CONF/high.conf"
 check "EINVAL above 100 re-detects the kernel's range" wait_for 15 log_has "refused 150: this kernel accepts 0..100, limiting to that"
 check "and writes within it" wait_for 15 knob_is 100
 stop_daemon TERM || true
@@ -912,11 +911,7 @@ check "EINVAL: the original is restored" knob_is 60
 # that went in, then a change by someone else (yield, and the exit leaves their 42),
 # not a failed write that backs off and blames the kernel.
 set_knob 60
-: >"$WORK/daemon.log"
-LD_PRELOAD="$WORK/fault.so" FAULT_PATH=/proc/sys/vm/swappiness FAULT_HOLDS=42 \
-	"$BIN" --foreground -v -c "$CONF/fast.conf" 2>"$WORK/daemon.log" &
-DPID=$!
-PIDS+=("$DPID")
+start_faulty FAULT_HOLDS=42 "$CONF/fast.conf"
 check "a write overwritten at once is a write" wait_for 15 log_has "swappiness 60 -> 23 ("
 check "and the next poll yields to their 42" wait_for 15 log_has "changed from 23 to 42 by someone else; leaving it alone until reload"
 check "and it is no error" bash -c "! grep -q 'failed to write\|but it holds' '$WORK/daemon.log'"
@@ -924,11 +919,7 @@ stop_daemon TERM || true
 check "the exit leaves their 42" knob_is 42
 check "and no record" test ! -e $STATE/original
 set_knob 60
-: >"$WORK/daemon.log"
-LD_PRELOAD="$WORK/fault.so" FAULT_PATH=/proc/sys/vm/swappiness FAULT_HOLDS=60:42 \
-	"$BIN" --foreground -v -c "$CONF/fast.conf" 2>"$WORK/daemon.log" &
-DPID=$!
-PIDS+=("$DPID")
+start_faulty FAULT_HOLDS=60:42 "$CONF/fast.conf"
 check "a restore overwritten at once: first the daemon's 23" wait_for 15 decided 23
 stop_daemon TERM && rc=0 || rc=$?
 check "the restore went in, their 42 stands (exit $rc)" test "$rc/$(knob)" = 0/42
