@@ -38,7 +38,7 @@ cat >"$LOGS/autoswappiness" <<WRAP
 exec ${VG[*]} --log-file=$LOGS/u\$(id -u)/daemon.%p.log $BIN "\$@"
 WRAP
 chmod +x "$LOGS/autoswappiness"
-if BIN="$LOGS/autoswappiness" "$TOP/tests/integration/run.sh" >"$LOGS/integration.out" 2>&1; then
+if BIN="$LOGS/autoswappiness" WAIT_SCALE=${WAIT_SCALE:-4} "$TOP/tests/integration/run.sh" >"$LOGS/integration.out" 2>&1; then
 	pass=$((pass + 1))
 	echo "ok - integration suite under valgrind"
 else
