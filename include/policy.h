@@ -158,7 +158,9 @@ enum policy_kind {
  * anonymous ones do it shrinks by as much (down to WS_LOW, or the formula if lower), and a
  * poll with WS_SNAP_PPS anonymous ones a second takes the value to WS_LOW at once: at a high
  * value the kernel swaps a new working set out as it is allocated (phased phase 2), and
- * each second there costs. Otherwise the bias is kept; it is forgotten after
+ * each second there costs. The window starts afresh from that poll: the polls before it show
+ * the file activations of the value it left, and kept, they raised it again on the next poll
+ * of alike activations (issue 46 item 2). Otherwise the bias is kept; it is forgotten after
  * POLICY_ADAPTIVE_RELAX_S without reclaim. Steps, not jumps between two values: a policy
  * that jumped between 60 and 200 lost to tendency's in-between values on a build beside a
  * stream (0.98 of static 60 against 0.85).

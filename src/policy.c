@@ -638,13 +638,27 @@ ws_judge_fall(struct policy_state *st, uint64_t now, uint64_t anon)
 }
 
 /*
+ * Starts the workingset policy's window again from the newest poll, at a snap: the polls before
+ * it show the activations of the value it left (a rise's file ones), and kept, they would make
+ * file dominate the window's means on the next poll of alike activations and raise the value
+ * again at once (issue 46 item 2). Steering by the window waits until it is full again.
+ */
+static void
+ws_restart(struct policy_state *st)
+{
+	for (unsigned i = 1; i < POLICY_ADAPTIVE_WINDOW; i++)
+		st->act_anon_pps[i] = st->act_file_pps[i] = 0;
+	st->n_polls = 1;
+}
+
+/*
  * The workingset policy's window and bias: this poll's activations a and f into the window
  * (started afresh when the unmapped cache crosses POLICY_SPARE_CEIL_PCT, so that it holds
- * only polls with little of it or only polls with much: a phase's file set freed), the
- * window's means into *wa and *wf, and the bias moved by the kind that dominates; a rise
- * only outside a back-off, and a fall soon after a rise judges it (*backoff_s: the seconds of
- * the back-off that starts, else 0). Returns that kind ("anonymous", "file", "file, held" for
- * a rise held back) or NULL.
+ * only polls with little of it or only polls with much: a phase's file set freed; and from
+ * this poll at a snap, ws_restart), the window's means into *wa and *wf, and the bias moved
+ * by the kind that dominates; a rise only outside a back-off, and a fall soon after a rise
+ * judges it (*backoff_s: the seconds of the back-off that starts, else 0). Returns that kind
+ * ("anonymous", "file", "file, held" for a rise held back) or NULL.
  */
 static const char *
 ws_steer(struct policy_state *st, uint64_t now, uint64_t a, uint64_t f, bool low_cache, uint64_t *wa, uint64_t *wf,
@@ -673,6 +687,7 @@ ws_steer(struct policy_state *st, uint64_t now, uint64_t a, uint64_t f, bool low
 		st->ws_bias = min_int(st->ws_bias, 0) - POLICY_WS_STEP;
 		st->ws_snap = true;
 		fell = true;
+		ws_restart(st);
 	} else if (st->n_polls >= POLICY_ADAPTIVE_WINDOW && dominates(*wa, *wf)) {
 		st->ws_bias = min_int(st->ws_bias, 0) - POLICY_WS_STEP;
 		st->ws_snap = false;
