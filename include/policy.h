@@ -160,10 +160,12 @@ enum policy_kind {
  * value the kernel swaps a new working set out as it is allocated (phased phase 2), and
  * each second there costs. The window starts afresh from that poll: the polls before it show
  * the file activations of the value it left, and kept, they raised it again on the next poll
- * of alike activations (issue 46 item 2). Otherwise the bias is kept; it is forgotten after
- * POLICY_ADAPTIVE_RELAX_S without reclaim. Steps, not jumps between two values: a policy
- * that jumped between 60 and 200 lost to tendency's in-between values on a build beside a
- * stream (0.98 of static 60 against 0.85).
+ * of alike activations (issue 46 item 2). The falls after a snap keep the value at WS_LOW or
+ * below until a rise: formula + bias may be above it, and there a fall raised the value (the
+ * replay of responsiveness-act, max 200: 60 after a snap, then "anonymous -80 to 100").
+ * Otherwise the bias is kept; it is forgotten after POLICY_ADAPTIVE_RELAX_S without reclaim.
+ * Steps, not jumps between two values: a policy that jumped between 60 and 200 lost to
+ * tendency's in-between values on a build beside a stream (0.98 of static 60 against 0.85).
  * The bias rises only while the page cache that no process maps is under
  * POLICY_SPARE_CEIL_PCT of MemTotal, and is dropped when it grows to that: with phase 1's
  * file set in the cache (15-22%), a run at 200 swapped out 17,500 pages of phase 2's new
@@ -262,7 +264,7 @@ struct policy_state {
 	uint64_t act_anon_pps[POLICY_ADAPTIVE_WINDOW];
 	uint64_t act_file_pps[POLICY_ADAPTIVE_WINDOW];
 	int ws_bias;	   /* added to the tendency's formula */
-	bool ws_snap;	   /* the last fall was a snap: at most POLICY_WS_LOW */
+	bool ws_snap;	   /* a snap, and only falls since: at most POLICY_WS_LOW */
 	bool ws_low_cache; /* the window's polls had little unmapped cache */
 	/* workingset's judgement of its rises (POLICY_WS_JUDGE_POLLS): 1 + the polls since the
 	 * last rise while it is judged (0: none is); the most file activations a second the

@@ -689,8 +689,10 @@ ws_steer(struct policy_state *st, uint64_t now, uint64_t a, uint64_t f, bool low
 		fell = true;
 		ws_restart(st);
 	} else if (st->n_polls >= POLICY_ADAPTIVE_WINDOW && dominates(*wa, *wf)) {
+		/* A snap still in effect (the bias still below 0) keeps its cap: without it the
+		 * value would be formula + bias, and a fall on anonymous activations could raise it. */
+		st->ws_snap = st->ws_snap && st->ws_bias < 0;
 		st->ws_bias = min_int(st->ws_bias, 0) - POLICY_WS_STEP;
-		st->ws_snap = false;
 		fell = true;
 	} else if (st->n_polls >= POLICY_ADAPTIVE_WINDOW && low_cache && dominates(*wf, *wa)) {
 		if (now < st->ws_backoff_us)

@@ -553,6 +553,48 @@ ws_poll(struct policy_state *st, struct sample *prev, struct sample *cur, int *k
 	return r->target;
 }
 
+/*
+ * A fall on anonymous activations never raises the value: after a snap to POLICY_WS_LOW, the
+ * window's fall that follows keeps the snap's cap. Here the formula is 150 (mapped 100%/2 + ck
+ * 100); the old code cleared the snap on that fall and went to formula + bias, 150 - 80 = 70,
+ * above the 60 of the snap (a replay of responsiveness-act: 60 after a snap, then "anonymous
+ * -80 to 107").
+ */
+static void
+test_workingset_snap_fall(void **state)
+{
+	struct policy_state st = { 0 };
+	struct sample prev, cur = mem(1000, 0, 0, 0, 0, 1000, 1000);
+	struct policy_result r;
+	int knob = 60;
+
+	(void)state;
+	cur.has_vmstat = cur.has_refaults = cur.has_activations = true;
+	cur.mapped_kib = 1000;
+	cur.time_us = 1000000;
+	policy_begin(&st, knob);
+	assert_int_equal(policy_evaluate(POLICY_WORKINGSET, &st, NULL, &cur, &r), 0);
+	policy_observe(&st, knob, 200);
+	assert_int_equal(ws_poll(&st, &prev, &cur, &knob, 0, 0, 1, &r), 150);
+	assert_string_equal(r.reason, "mapped 100%/2 + distress 0 + ck 100");
+	/* The snap, then a poll that does not steer (the window restarted). */
+	assert_int_equal(ws_poll(&st, &prev, &cur, &knob, 1000, 0, 1, &r), 60);
+	assert_non_null(strstr(r.reason, "; anonymous -40 to 60"));
+	assert_int_equal(ws_poll(&st, &prev, &cur, &knob, 300, 0, 1, &r), 60);
+	assert_non_null(strstr(r.reason, "; bias -40 to 60"));
+	/* The window's anonymous activations dominate (533/s), this poll's are no snap. */
+	assert_int_equal(ws_poll(&st, &prev, &cur, &knob, 300, 0, 1, &r), 60);
+	assert_non_null(strstr(r.reason, "; anonymous -80 to 60" WS_REFAULTS(533, 0)));
+	assert_int_equal(ws_poll(&st, &prev, &cur, &knob, 300, 0, 1, &r), 60);
+	assert_non_null(strstr(r.reason, "; anonymous -120 to 60"));
+	/* Neither dominates: the bias is kept, and so is the cap (formula + bias would be 30). */
+	assert_int_equal(ws_poll(&st, &prev, &cur, &knob, 0, 600, 1, &r), 60);
+	assert_non_null(strstr(r.reason, "; bias -120 to 60" WS_REFAULTS(200, 200)));
+	/* File activations that dominate still raise it, from the formula. */
+	assert_int_equal(ws_poll(&st, &prev, &cur, &knob, 0, 1000, 1, &r), 190);
+	assert_non_null(strstr(r.reason, "; file +40 to 190" WS_REFAULTS(100, 533)));
+}
+
 /* The back-off doubles with each strike in a row, 30 s up to 8 min (MAX_STRIKES doublings), and
  * a rise is held until the last second of it; the cache crossing POLICY_SPARE_CEIL_PCT (another
  * phase) forgets the strikes at once. */
@@ -1345,6 +1387,7 @@ main(void)
 		cmocka_unit_test(test_adaptive_huge_rates),
 		cmocka_unit_test(test_workingset),	    cmocka_unit_test(test_workingset_backoff),
 		cmocka_unit_test(test_workingset_snap_window),
+		cmocka_unit_test(test_workingset_snap_fall),
 		cmocka_unit_test(test_workingset_backoff_cap), cmocka_unit_test(test_workingset_edges),
 		cmocka_unit_test(test_device),		    cmocka_unit_test(test_device_follows),
 	};
