@@ -22,12 +22,16 @@ int knob_read(struct knob *k, int *ret_value);
 
 /*
  * Writes value with one write(2) at offset 0 and reads it back into
- * *ret_readback (-1 until then). Returns 0 once the write went in, or a
- * negative errno from open, write or the readback. A readback other than value
- * means someone else wrote the knob in between: the caller treats that as any
- * change by someone else, not as a failed write.
+ * *ret_readback (-1 until then; NULL: not wanted). Returns 0 once the write
+ * went in, or a negative errno from open, write or the readback. A readback
+ * other than value means someone else wrote the knob in between: the caller
+ * treats that as any change by someone else, not as a failed write.
  */
 int knob_write(struct knob *k, int value, int *ret_readback);
+
+/* Logs that someone else wrote the knob right after our write of value, when
+ * readback says so; one wording for every writer that reports it at once. */
+void knob_log_readback(const struct knob *k, int value, int readback);
 
 /* Returns the largest value this kernel accepts (100 or 200), from uname(2). */
 int knob_kernel_max(void);

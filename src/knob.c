@@ -13,6 +13,7 @@
 
 #include "config.h"
 #include "fileio.h"
+#include "journal.h"
 #include "parse.h"
 
 int
@@ -66,7 +67,8 @@ knob_write(struct knob *k, int value, int *ret_readback)
 	int fd, len, r, back;
 	ssize_t n;
 
-	*ret_readback = -1;
+	if (ret_readback)
+		*ret_readback = -1;
 	len = snprintf(buf, sizeof(buf), "%d\n", value);
 	/* O_TRUNC matters only for the regular files tests stand in its place. */
 	fd = fileio_open_kernel(k->path, O_WRONLY | O_TRUNC);
@@ -81,8 +83,17 @@ knob_write(struct knob *k, int value, int *ret_readback)
 	r = knob_read(k, &back);
 	if (r < 0)
 		return r;
-	*ret_readback = back;
+	if (ret_readback)
+		*ret_readback = back;
 	return 0;
+}
+
+void
+knob_log_readback(const struct knob *k, int value, int readback)
+{
+	if (readback != value)
+		journal_log(LOG_NOTICE, MSGID_EXTERNAL, "wrote %d to '%s'; someone else wrote %d right after", value,
+			    k->path, readback);
 }
 
 int

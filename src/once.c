@@ -71,9 +71,7 @@ decide_and_write(const struct config *cfg, struct knob *knob, const struct sampl
 		journal_log(LOG_ERR, MSGID_ERROR, "failed to write '%s': %s", KPATH_SWAPPINESS, fileio_strerror(r));
 		return r;
 	}
-	if (readback != dn->dec.value)
-		journal_log(LOG_NOTICE, MSGID_EXTERNAL, "wrote %d to '%s'; someone else wrote %d right after",
-			    dn->dec.value, KPATH_SWAPPINESS, readback);
+	knob_log_readback(knob, dn->dec.value, readback);
 	*written = true;
 	return 0;
 }

@@ -71,9 +71,7 @@ restore_knob(const struct ownership_io *io, const struct owner *o, int knob_valu
 
 	journal_decision(LOG_NOTICE, MSGID_RESTORE, &jd, "restored swappiness %d", o->original);
 	/* Their value stands: the exit writes over no one (owner.h). */
-	if (readback != o->original)
-		journal_log(LOG_NOTICE, MSGID_EXTERNAL, "'%s' holds %d right after the restore: someone else wrote it",
-			    KPATH_SWAPPINESS, readback);
+	knob_log_readback(io->knob, o->original, readback);
 	return true;
 }
 

@@ -19,7 +19,7 @@ writer_warn_limits(const struct config *cfg, int kernel_max)
 int
 writer_write(struct writer *w, struct knob *k, int value, int *kernel_max)
 {
-	int r, readback;
+	int r;
 
 	if (w->backoff_left > 0) {
 		w->backoff_left--;
@@ -27,7 +27,7 @@ writer_write(struct writer *w, struct knob *k, int value, int *kernel_max)
 	}
 	/* A readback other than value is someone else's write after ours: the next
 	 * poll sees it as any change by someone else (yield or override). */
-	r = knob_write(k, value, &readback);
+	r = knob_write(k, value, NULL);
 	if (r == -EINVAL && value > 100 && *kernel_max > 100) {
 		/* The kernel said no to a value above 100: it predates 5.8. */
 		*kernel_max = 100;
