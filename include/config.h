@@ -62,7 +62,7 @@ void config_defaults(struct config *ret);
 
 /*
  * Sets one key from its text. On failure writes a message such as
- * "key 'max': expected 0..200, got '300'" (without path or line) to err.
+ * "key 'max': expected auto or 0..200, got '300'" (without path or line) to err.
  * Returns 0 and sets *ret_key, -ENOENT for an unknown section or key, -EINVAL
  * for a bad value.
  */
@@ -96,7 +96,7 @@ const char *config_key_name(enum config_key key);
 /* Returns "yield" or "override". */
 const char *config_external_name(enum config_external e);
 
-/* Writes a one-line summary of c into buf ("policy ck, limits 0..auto, step 5,
+/* Writes a one-line summary of c into buf ("policy ck, limits 0..auto, step 20,
  * smoothing 0%, interval 5000 ms (busy 1000 ms)") and returns buf. */
 const char *config_describe(const struct config *c, char *buf, size_t len);
 

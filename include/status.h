@@ -47,7 +47,7 @@ struct status_snapshot {
 	uint64_t writes, yields, reloads, reload_failures, errors;
 	uint64_t journal_dropped; /* log records journald did not take (journal_not_taken) */
 	int64_t last_decision_s; /* 0: none yet */
-	int64_t last_poll_s;	 /* the last completed poll (the start before the first) */
+	int64_t last_poll_s;	 /* when the last poll began (the start before the first) */
 	unsigned poll_interval_ms; /* the wait until the next poll */
 	/* Pages since the daemon started, from the counters' increases between
 	 * polls that read them (page_base: the last reading). */

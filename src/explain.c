@@ -289,11 +289,13 @@ put_inputs(struct textbuf *t, const struct explain_input *in)
 		    "It steers that value by the refaults the kernel counts as its working set coming back (%llu "
 		    "anonymous and %llu file pages a second here): up toward %d while file ones dominate and "
 		    "little page cache is unmapped, down toward %d while anonymous ones do, and after a rise "
-		    "that brought back more anonymous pages than the file ones it saved it waits %d s before "
-		    "rising again (twice as long each time); one decision has no history to steer by, so the "
-		    "value is the tendency policy's.\n",
+		    "that brought back at least as many anonymous pages as the file ones it saved it waits %d s "
+		    "before rising again (twice as long each time). One decision has no window of polls to "
+		    "steer by: only a snap acts in it (%d anonymous pages a second or more, %d times the file "
+		    "ones, keep the value at %d or below); otherwise the value is the tendency policy's.\n",
 		    (unsigned long long)pr->activate_anon_pps, (unsigned long long)pr->activate_file_pps,
-		    POLICY_WS_HIGH, POLICY_WS_LOW, POLICY_ADAPTIVE_BACKOFF_S);
+		    POLICY_WS_HIGH, POLICY_WS_LOW, POLICY_ADAPTIVE_BACKOFF_S, POLICY_WS_SNAP_PPS, POLICY_WS_RATIO,
+		    POLICY_WS_LOW);
 		break;
 	case POLICY_DEVICE:
 		put_device(t, in);

@@ -549,7 +549,7 @@ metrics_daemon(struct textbuf *o, const struct status_snapshot *s)
 	      "Unix time of the last decision to change the value (a write, or in a dry run the write it would make).",
 	      s->last_decision_s);
 	gauge(o, "last_poll_timestamp_seconds",
-	      "Unix time of the last completed poll (the start time before the first).", s->last_poll_s);
+	      "Unix time the last poll began (the start time before the first).", s->last_poll_s);
 	metric(o, "poll_interval_seconds", "gauge", "The wait until the next poll at the latest.");
 	textbuf_put(o, "autoswappiness_poll_interval_seconds %u.%03u\n", s->poll_interval_ms / 1000,
 		    s->poll_interval_ms % 1000);
