@@ -39,6 +39,10 @@ void notify_kept(struct notify_status *n, uint64_t now_us, const char *fmt, ...)
  * a send works again. */
 int notify_send(const char *msg);
 
+/* Sends READY=1 again if the last one was dropped (notify_send also does so
+ * before any message but STOPPING and RELOADING): called at every poll. */
+void notify_flush(void);
+
 /* The watchdog (WatchdogSec=): WATCHDOG=1 every half interval, through
  * notify_send. */
 struct notify_watchdog {

@@ -231,6 +231,7 @@ poll_once(struct daemon *d)
 	/* Busy only while a decision sees pressure (not while yielded or failing). */
 	d->wake.busy = false;
 	d->st.last_poll_s = daemon_now_s();
+	notify_flush();
 	lru_watch_poll(&d->lru, &d->st);
 	daemon_follow_lru(d, true);
 	if (!read_sample(d)) {

@@ -25,6 +25,10 @@ static struct sockaddr_un notify_addr;
 static socklen_t notify_addr_len;
 static bool notify_tried;
 static int notify_err; /* the last send error, logged once */
+/* READY=1 was dropped: systemd waits for it (a start, a reload) until its timeout,
+ * so it goes again before the next message, unless a STOPPING or RELOADING makes
+ * it moot. */
+static bool ready_pending;
 
 /* Sets up notify_fd from NOTIFY_SOCKET; no socket (not under systemd, or an
  * address family other than AF_UNIX) leaves it -1. */
@@ -54,15 +58,12 @@ notify_open(void)
 			    strerror(errno));
 }
 
-int
-notify_send(const char *msg)
+/* One sendto, its failure logged once until a send works again. */
+static int
+send_one(const char *msg)
 {
 	int r = 0;
 
-	if (!notify_tried)
-		notify_open();
-	if (notify_fd < 0)
-		return 0;
 	if (sendto(notify_fd, msg, strlen(msg), MSG_DONTWAIT | MSG_NOSIGNAL, (const struct sockaddr *)&notify_addr,
 		   notify_addr_len) < 0)
 		r = -errno;
@@ -74,6 +75,34 @@ notify_send(const char *msg)
 		journal_log_once(&notify_err, 0, LOG_INFO, NULL, "'%s' takes notifications again",
 				 getenv("NOTIFY_SOCKET"));
 	return r;
+}
+
+int
+notify_send(const char *msg)
+{
+	bool ready = strcmp(msg, "READY=1") == 0;
+	bool moot = strncmp(msg, "STOPPING=", 9) == 0 || strncmp(msg, "RELOADING=", 10) == 0;
+	int r;
+
+	if (!notify_tried)
+		notify_open();
+	if (notify_fd < 0)
+		return 0;
+	if (ready_pending && !ready && !moot && send_one("READY=1") == 0) {
+		ready_pending = false;
+		journal_log(LOG_INFO, NULL, "READY=1 sent again: the first one was dropped");
+	}
+	r = send_one(msg);
+	if (ready || moot)
+		ready_pending = ready && r < 0;
+	return r;
+}
+
+void
+notify_flush(void)
+{
+	if (ready_pending)
+		(void)notify_send("READY=1");
 }
 
 /* Sends text when it differs from the last one sent; returns whether it did. */

@@ -110,6 +110,35 @@ check "with exit 0 ($STOP_RC)" test "$STOP_RC" = 0
 check "and the original back (stalled notify socket)" knob_is 60
 kill "$SPID"
 
+# A reader that stalls through the start, then reads: systemd waits for READY=1 until its
+# start (or reload) timeout, so the dropped one goes again once the socket takes messages.
+rm -f "$WORK/stalled.sock"
+/usr/bin/python3 -c '
+import os, socket, sys, time
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind(sys.argv[1])
+while not os.path.exists(sys.argv[2]):
+    time.sleep(0.05)
+with open(sys.argv[3], "a", buffering=1) as f:
+    while True:
+        f.write(s.recv(4096).decode(errors="replace").replace("\n", " ") + "\n")
+' "$WORK/stalled.sock" "$WORK/drain" "$WORK/drained.log" &
+SPID=$!
+PIDS+=("$SPID")
+wait_for 15 test -S "$WORK/stalled.sock"
+check "a notify socket stalled through the start: its queue is full" fill_notify_queue
+: >"$WORK/daemon.log"
+NOTIFY_SOCKET=$WORK/stalled.sock "$BIN" --foreground -v -c "$CONF/fast.conf" 2>"$WORK/daemon.log" &
+DPID=$!
+PIDS+=("$DPID")
+check "the loop runs with READY=1 dropped" wait_for 15 knob_is 23
+check "which is logged" log_has "cannot notify systemd through '$WORK/stalled.sock'"
+touch "$WORK/drain"
+check "READY=1 goes again once the socket reads" wait_for 15 grep -q '^READY=1' "$WORK/drained.log"
+stop_daemon TERM || true
+check "and the original back (notify socket stalled through the start)" knob_is 60
+kill "$SPID"
+
 # A notify socket that reads: READY, the watchdog (our own timer, not sd-event's, whose
 # sd_notify blocks) and STOPPING arrive.
 /usr/bin/python3 -c '
