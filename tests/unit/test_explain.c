@@ -438,9 +438,10 @@ test_workingset(void **unused)
 	assert_has(t, "\nIt steers that value by the refaults the kernel counts as its working set coming back (7 "
 		      "anonymous and 300 file pages a second here): up toward 200 while file ones dominate and "
 		      "little page cache is unmapped, down toward 60 while anonymous ones do, and after a rise "
-		      "that brought back more anonymous pages than the file ones it saved it waits 30 s before "
-		      "rising again (twice as long each time); one decision has no history to steer by, so the "
-		      "value is the tendency policy's.\n");
+		      "that brought back at least as many anonymous pages as the file ones it saved it waits 30 s "
+		      "before rising again (twice as long each time). One decision has no window of polls to steer "
+		      "by: only a snap acts in it (512 anonymous pages a second or more, 2 times the file ones, keep "
+		      "the value at 60 or below); otherwise the value is the tendency policy's.\n");
 	/* Under reclaim the formula itself, and no sentence about keeping the value. */
 	t = render(&c, &s, 60);
 	assert_has(t, "(23): 28.\nIt steers that value by ");
