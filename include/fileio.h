@@ -21,6 +21,17 @@
  */
 int fileio_write_atomic(const char *path, const char *buf, size_t len, mode_t mode);
 
+/*
+ * Removes the file fileio_write_atomic wrote at path, through a descriptor of
+ * its directory opened the same way: a directory that is itself a symlink is
+ * refused (-ENOTDIR), not followed to another directory's file of that name.
+ * Only a regular file is removed; a symlink, FIFO or directory at NAME is
+ * left in place (-EBADFD), never followed. Returns 0, -ENOENT when there is
+ * no such file or directory, or another negative errno; on failure why
+ * (why_len bytes) says what was refused and why, for the log.
+ */
+int fileio_remove(const char *path, char *why, size_t why_len);
+
 /* As fileio_write_atomic, for NAME (no slash) in the directory open at dfd. */
 int fileio_write_atomic_at(int dfd, const char *name, const char *buf, size_t len, mode_t mode);
 

@@ -118,20 +118,39 @@ fileio_write_atomic_at(int dfd, const char *name, const char *buf, size_t len, m
 	return r;
 }
 
-int
-fileio_write_atomic(const char *path, const char *buf, size_t len, mode_t mode)
+static const char *
+file_kind(mode_t mode)
 {
-	char dir[PATH_MAX];
+	return S_ISDIR(mode)	? "a directory"
+	       : S_ISREG(mode)	? "a regular file"
+	       : S_ISLNK(mode)	? "a symbolic link"
+	       : S_ISFIFO(mode) ? "a FIFO"
+	       : S_ISCHR(mode)	? "a character device"
+	       : S_ISBLK(mode)	? "a block device"
+	       : S_ISSOCK(mode) ? "a socket"
+				: "of an unknown type";
+}
+
+/* Opens the directory of path as the atomic write and the removal do: with
+ * O_NOFOLLOW on the directory's own name, so that someone who may replace it
+ * with a symlink cannot send either elsewhere; from there on every name is
+ * looked up in this directory, whatever happens to its path. dir (dir_len
+ * bytes) gets the directory's path, *ret_base the last component of path.
+ * Returns the fd or a negative errno (-ENOTDIR when the directory is a
+ * symlink, -EISDIR when path names no file). */
+static int
+open_parent(const char *path, char *dir, size_t dir_len, const char **ret_base)
+{
 	const char *slash = strrchr(path, '/'), *base;
-	int dfd, r;
+	int dfd;
 
 	if (!slash) {
-		strcpy(dir, ".");
+		snprintf(dir, dir_len, ".");
 		base = path;
 	} else {
 		size_t n = slash == path ? 1 : (size_t)(slash - path);
 
-		if (n >= sizeof(dir))
+		if (n >= dir_len)
 			return -ENAMETOOLONG;
 		memcpy(dir, path, n);
 		dir[n] = '\0';
@@ -139,14 +158,60 @@ fileio_write_atomic(const char *path, const char *buf, size_t len, mode_t mode)
 	}
 	if (base[0] == '\0' || strcmp(base, ".") == 0 || strcmp(base, "..") == 0)
 		return -EISDIR;
-
-	/* O_NOFOLLOW on the directory's own name: someone who may replace it
-	 * with a symlink cannot send the write elsewhere. From here on every
-	 * name is looked up in this directory, whatever happens to its path. */
 	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (dfd < 0)
 		return -errno;
+	*ret_base = base;
+	return dfd;
+}
+
+int
+fileio_write_atomic(const char *path, const char *buf, size_t len, mode_t mode)
+{
+	char dir[PATH_MAX];
+	const char *base;
+	int dfd, r;
+
+	dfd = open_parent(path, dir, sizeof(dir), &base);
+	if (dfd < 0)
+		return dfd;
 	r = fileio_write_atomic_at(dfd, base, buf, len, mode);
+	close(dfd);
+	return r;
+}
+
+int
+fileio_remove(const char *path, char *why, size_t why_len)
+{
+	char dir[PATH_MAX] = "";
+	const char *base;
+	struct stat st;
+	int dfd, r = 0;
+
+	dfd = open_parent(path, dir, sizeof(dir), &base);
+	if (dfd < 0) {
+		/* Why the directory was refused: lstat only names what is there. */
+		if ((dfd == -ENOTDIR || dfd == -ELOOP) && lstat(dir, &st) == 0 && !S_ISDIR(st.st_mode))
+			snprintf(why, why_len, "its directory '%s' is %s, %s", dir, file_kind(st.st_mode),
+				 S_ISLNK(st.st_mode) ? "not followed" : "not a directory");
+		else if (dir[0])
+			snprintf(why, why_len, "directory '%s': %s", dir, strerror(-dfd));
+		else
+			snprintf(why, why_len, "%s", strerror(-dfd));
+		return dfd;
+	}
+	/* Only a regular file: what else is at the name is not ours. Should a
+	 * symlink take its place after this fstatat, unlinkat removes the link
+	 * itself (it never follows the last component), in this directory. */
+	if (fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		r = -errno;
+	else if (!S_ISREG(st.st_mode)) {
+		r = -EBADFD;
+		snprintf(why, why_len, "%s, not a regular file: left in place", file_kind(st.st_mode));
+	} else if (unlinkat(dfd, base, 0) < 0)
+		r = -errno;
+	if (r < 0 && r != -EBADFD)
+		snprintf(why, why_len, "%s", strerror(-r));
 	close(dfd);
 	return r;
 }
@@ -317,19 +382,6 @@ fileio_open_kernel(const char *path, int flags)
 		return r;
 	}
 	return fd;
-}
-
-static const char *
-file_kind(mode_t mode)
-{
-	return S_ISDIR(mode)	? "a directory"
-	       : S_ISREG(mode)	? "a regular file"
-	       : S_ISLNK(mode)	? "a symbolic link"
-	       : S_ISFIFO(mode) ? "a FIFO"
-	       : S_ISCHR(mode)	? "a character device"
-	       : S_ISBLK(mode)	? "a block device"
-	       : S_ISSOCK(mode) ? "a socket"
-				: "of an unknown type";
 }
 
 int

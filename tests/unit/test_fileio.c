@@ -1,7 +1,8 @@
 /* Unit tests for fileio: the atomic write in a directory someone else controls
  * (symlinks and FIFOs planted at the target and at temporary names), the
  * reads that refuse what is not a regular file, and reading a /proc file
- * until end of file when each read(2) returns only part of it.
+ * until end of file when each read(2) returns only part of it, and the removal
+ * of a written file that follows no symlink either.
  *
  * getrandom() and pread() are replaced here (this program's definitions win
  * over the C library's for fileio.c, linked in): the first to choose the
@@ -489,6 +490,58 @@ test_write_atomic_at(void **state)
 	close(dfd);
 }
 
+/* The removal on exit or reload goes the way the write went: a directory that
+ * is a symlink is refused, not followed to another directory's file of the
+ * same name; only a regular file is removed. */
+static void
+test_remove(void **state)
+{
+	char target[128], other[128], link[128], why[256];
+
+	(void)state;
+	path_in(target, sizeof(target), "m.prom");
+	assert_int_equal(fileio_write_atomic(target, "one\n", 4, 0644), 0);
+	assert_int_equal(fileio_remove(target, why, sizeof(why)), 0);
+	assert_int_equal(entries(), 0);
+	assert_int_equal(fileio_remove(target, why, sizeof(why)), -ENOENT);
+	path_in(target, sizeof(target), "gone/m.prom");
+	assert_int_equal(fileio_remove(target, why, sizeof(why)), -ENOENT);
+
+	/* The textfile's directory swapped for a link to one holding a file of that name. */
+	path_in(other, sizeof(other), "other");
+	assert_int_equal(mkdir(other, 0755), 0);
+	put("other/m.prom", "root only\n", 0600);
+	path_in(link, sizeof(link), "prom");
+	assert_int_equal(symlink(other, link), 0);
+	path_in(target, sizeof(target), "prom/m.prom");
+	assert_int_equal(fileio_remove(target, why, sizeof(why)), -ENOTDIR);
+	assert_string_equal(content("other/m.prom"), "root only\n");
+	snprintf(other, sizeof(other), "its directory '%s/prom' is a symbolic link, not followed", dir);
+	assert_string_equal(why, other);
+
+	/* A symlink, FIFO or directory at the name is left in place. */
+	put("secret", "root only\n", 0600);
+	path_in(other, sizeof(other), "secret");
+	path_in(target, sizeof(target), "m.prom");
+	assert_int_equal(symlink(other, target), 0);
+	assert_int_equal(fileio_remove(target, why, sizeof(why)), -EBADFD);
+	assert_string_equal(why, "a symbolic link, not a regular file: left in place");
+	assert_true(S_ISLNK(mode_of("m.prom")));
+	assert_string_equal(content("secret"), "root only\n");
+	/* What the removal relies on should such a link replace the file after
+	 * its fstatat: unlinkat removes the link, not what it points to. */
+	assert_int_equal(unlinkat(AT_FDCWD, target, 0), 0);
+	assert_string_equal(content("secret"), "root only\n");
+	assert_int_equal(mkfifo(target, 0644), 0);
+	assert_int_equal(fileio_remove(target, why, sizeof(why)), -EBADFD);
+	assert_string_equal(why, "a FIFO, not a regular file: left in place");
+	assert_true(S_ISFIFO(mode_of("m.prom")));
+	assert_int_equal(unlink(target), 0);
+	assert_int_equal(mkdir(target, 0755), 0);
+	assert_int_equal(fileio_remove(target, why, sizeof(why)), -EBADFD);
+	assert_true(S_ISDIR(mode_of("m.prom")));
+}
+
 int
 main(void)
 {
@@ -503,6 +556,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_open_kernel, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_check_private, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_write_atomic_at, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_remove, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
