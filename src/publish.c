@@ -73,11 +73,26 @@ remove_file(int dfd, const char *name, const char *path)
 		journal_log(LOG_WARNING, MSGID_ERROR, "failed to remove '%s': %s", path, strerror(errno));
 }
 
+/* The textfile's directory may belong to the collector's user: removed the
+ * way it was written (fileio_remove), never through a symlink put in its
+ * directory's place. */
+static void
+remove_metrics(const char *path)
+{
+	char why[PATH_MAX + 64];
+	int r;
+
+	if (!path[0])
+		return;
+	r = fileio_remove(path, why, sizeof(why));
+	if (r < 0 && r != -ENOENT)
+		journal_log(LOG_WARNING, MSGID_ERROR, "failed to remove '%s': %s", path, why);
+}
+
 void
 publish_metrics_moved(struct publisher *p, const char *old_path)
 {
-	if (old_path[0])
-		remove_file(AT_FDCWD, old_path, old_path);
+	remove_metrics(old_path);
 	p->metrics_err = 0;
 }
 
@@ -88,6 +103,5 @@ publish_remove(const char *state_dir, int state_fd, const char *metrics_path)
 
 	snprintf(path, sizeof(path), "%s/state", state_dir);
 	remove_file(state_fd, "state", path);
-	if (metrics_path[0])
-		remove_file(AT_FDCWD, metrics_path, metrics_path);
+	remove_metrics(metrics_path);
 }

@@ -73,6 +73,68 @@ for at in "$EP.tmp" "$EP"; do
 	check "$what: SIGTERM ends it within 15 s, exit 0 (got $rc)" test "$rc" = 0
 	check "$what: the knob is restored" knob_is 60
 done
+
+# The textfile is removed the way it was written, on exit and on a reload
+# that drops the key: through its directory opened without following a
+# symlink. Before, unlinkat(AT_FDCWD, path) followed a directory swapped for
+# a symlink (as whoever owns it or its parent may do; done as root here) and
+# deleted another directory's file of the same name.
+OTHER=$WORK/prom-other
+other_dir() { # a directory elsewhere, holding a root file named as the textfile
+	rm -rf "$OTHER"
+	mkdir "$OTHER"
+	printf 'root only\n' >"$OTHER/autoswappiness.prom"
+}
+other_intact() { [ "$(cat "$OTHER/autoswappiness.prom")" = "root only" ]; }
+swap_for_link() { # the textfile directory, once the daemon wrote in it, becomes a link to $OTHER
+	rm -rf "$EVIL.moved"
+	mv "$EVIL" "$EVIL.moved"
+	ln -s "$OTHER" "$EVIL"
+}
+for when in exit reload; do
+	what="a textfile directory swapped for a symlink, at $when"
+	evil_dir
+	other_dir
+	evil_conf
+	set_knob 60
+	start_daemon -c "$CONF/evil.conf"
+	check "$what: the metrics are written" wait_for 15 is_regular "$EP"
+	swap_for_link
+	if [ "$when" = reload ]; then
+		printf '[policy]\nname = ck\n[daemon]\ninterval_ms = 100\n' >"$CONF/evil.conf"
+		kill -HUP "$DPID"
+		check "$what: the reload is done" wait_for 15 log_has "reloaded '$CONF/evil.conf'"
+	fi
+	rc=0
+	stop_within 15 TERM || rc=$?
+	check "$what: SIGTERM exits 0 (got $rc)" test "$rc" = 0
+	check "$what: the other directory's file of that name is still there" other_intact
+	check "$what: the log names the refusal" \
+		log_has "failed to remove '$EP': its directory '$EVIL' is a symbolic link, not followed"
+	check "$what: the file in the moved directory is left too" is_regular "$EVIL.moved/autoswappiness.prom"
+	rm -f "$EVIL"
+done
+rm -rf "$OTHER" "$EVIL.moved"
+# The normal case: the directory is still a directory, its owner another user.
+for when in exit reload; do
+	what="the textfile in another user's directory, at $when"
+	evil_dir
+	evil_conf
+	set_knob 60
+	start_daemon -c "$CONF/evil.conf"
+	check "$what: the metrics are written" wait_for 15 is_regular "$EP"
+	if [ "$when" = reload ]; then
+		printf '[policy]\nname = ck\n[daemon]\ninterval_ms = 100\n' >"$CONF/evil.conf"
+		kill -HUP "$DPID"
+		check "$what: a reload without the key removes the file" wait_for 15 test ! -e "$EP"
+	fi
+	rc=0
+	stop_within 15 TERM || rc=$?
+	check "$what: SIGTERM exits 0 (got $rc)" test "$rc" = 0
+	check "$what: the file is gone, nothing left in its directory" test -z "$(ls -A "$EVIL")"
+	check "$what: no failure to remove is logged" bash -c "! grep -q 'failed to remove' '$WORK/daemon.log'"
+done
+evil_conf
 rm -rf "$EVIL"
 
 # --- drop-ins that are not regular files, or too large ------------------------
