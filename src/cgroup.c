@@ -33,6 +33,10 @@ fail(struct walk *w, const char *name, int err)
 {
 	struct cgroup_move *m = w->m;
 
+	/* Removed during the walk (a container that ended): its files go with it
+	 * (ENOENT, or ENODEV from a removed cgroup's open file). Nothing to follow. */
+	if (err == -ENOENT || err == -ENODEV)
+		return;
 	if (m->first_err == 0) {
 		m->first_err = err;
 		/* For the message alone: a path cut at PATH_MAX ends in "..." to say so. */
