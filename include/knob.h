@@ -7,6 +7,7 @@
 struct knob {
 	int fd; /* kept open for reading */
 	const char *path;
+	int readback_err; /* the last failed readback after a write, logged once */
 };
 
 /* Opens the knob for reading, without blocking. Returns 0, -EBADFD when it
@@ -22,15 +23,18 @@ int knob_read(struct knob *k, int *ret_value);
 
 /*
  * Writes value with one write(2) at offset 0 and reads it back into
- * *ret_readback (-1 until then; NULL: not wanted). Returns 0 once the write
- * went in, or a negative errno from open, write or the readback. A readback
- * other than value means someone else wrote the knob in between: the caller
- * treats that as any change by someone else, not as a failed write.
+ * *ret_readback (-1 when not read back; NULL: not wanted). Returns 0 once the
+ * write went in, or a negative errno from open or write. A readback that fails
+ * after that is logged (once until one works) and leaves *ret_readback at -1:
+ * the write stands. A readback other than value means someone else wrote the
+ * knob in between: the caller treats that as any change by someone else, not
+ * as a failed write.
  */
 int knob_write(struct knob *k, int value, int *ret_readback);
 
 /* Logs that someone else wrote the knob right after our write of value, when
- * readback says so; one wording for every writer that reports it at once. */
+ * readback says so (a negative readback, not read back, says nothing); one
+ * wording for every writer that reports it at once. */
 void knob_log_readback(const struct knob *k, int value, int readback);
 
 /* Returns the largest value this kernel accepts (100 or 200), from uname(2). */

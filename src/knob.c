@@ -20,6 +20,7 @@ int
 knob_open(struct knob *k, const char *path)
 {
 	k->path = path;
+	k->readback_err = 0;
 	/* Non-blocking and a regular file only: a FIFO bound over the knob
 	 * would otherwise hold the start in open(2), deaf to SIGTERM. */
 	k->fd = fileio_open_kernel(path, O_RDONLY);
@@ -80,9 +81,16 @@ knob_write(struct knob *k, int value, int *ret_readback)
 		r = -errno;
 	if (r < 0)
 		return r;
+	/* The write went in whatever the readback says: a caller that took a
+	 * failed readback for a failed write would see its own value as someone
+	 * else's at the next poll, or keep the records of a restore that happened. */
 	r = knob_read(k, &back);
-	if (r < 0)
-		return r;
+	if (r < 0) {
+		journal_log_once(&k->readback_err, r, LOG_WARNING, MSGID_ERROR,
+				 "wrote %d to '%s' but cannot read it back: %s", value, k->path, fileio_strerror(r));
+		return 0;
+	}
+	k->readback_err = 0;
 	if (ret_readback)
 		*ret_readback = back;
 	return 0;
@@ -91,7 +99,7 @@ knob_write(struct knob *k, int value, int *ret_readback)
 void
 knob_log_readback(const struct knob *k, int value, int readback)
 {
-	if (readback != value)
+	if (readback >= 0 && readback != value)
 		journal_log(LOG_NOTICE, MSGID_EXTERNAL, "wrote %d to '%s'; someone else wrote %d right after", value,
 			    k->path, readback);
 }

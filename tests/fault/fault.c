@@ -13,6 +13,9 @@
  *                                         goes in, and someone else writes 42
  *                                         right after (before the writer can
  *                                         read it back)
+ *   FAULT_READBACK_ERRNO=[W:]EIO          every write to it (of W only, with W:)
+ *                                         goes in, and the next pread(2) of it
+ *                                         (the writer's readback) fails with EIO
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -31,7 +34,8 @@ errno_by_name(const char *name)
 	static const struct {
 		const char *name;
 		int value;
-	} names[] = { { "EACCES", EACCES }, { "EPERM", EPERM }, { "EROFS", EROFS }, { "EINVAL", EINVAL } };
+	} names[] = { { "EACCES", EACCES }, { "EPERM", EPERM }, { "EROFS", EROFS },
+		      { "EINVAL", EINVAL }, { "EIO", EIO } };
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (strcmp(name, names[i].name) == 0)
@@ -86,6 +90,61 @@ open(const char *path, int flags, ...)
 	return real_open(path, flags, mode);
 }
 
+/* FAULT_READBACK_ERRNO: the errno the next pread of FAULT_PATH fails with, set
+ * by a write to it. */
+static int readback_errno;
+
+/* Arms FAULT_READBACK_ERRNO after a write of buf (len bytes) that went in. */
+static void
+arm_readback(const void *buf, size_t len)
+{
+	const char *e = getenv("FAULT_READBACK_ERRNO"), *colon;
+	char v[16];
+
+	if (!e || len >= sizeof(v))
+		return;
+	colon = strchr(e, ':');
+	memcpy(v, buf, len);
+	v[len] = '\0';
+	if (colon && atoi(v) != atoi(e))
+		return;
+	readback_errno = errno_by_name(colon ? colon + 1 : e);
+}
+
+static ssize_t
+fail_readback(int fd)
+{
+	if (readback_errno == 0 || !fd_is_fault_path(fd))
+		return 0;
+	errno = readback_errno;
+	readback_errno = 0;
+	return -1;
+}
+
+ssize_t
+pread(int fd, void *buf, size_t len, off_t off)
+{
+	static ssize_t (*real_pread)(int, void *, size_t, off_t);
+
+	if (!real_pread)
+		real_pread = (ssize_t(*)(int, void *, size_t, off_t))dlsym(RTLD_NEXT, "pread");
+	if (fail_readback(fd) < 0)
+		return -1;
+	return real_pread(fd, buf, len, off);
+}
+
+ssize_t
+pread64(int fd, void *buf, size_t len, off_t off)
+{
+	static ssize_t (*real_pread64)(int, void *, size_t, off_t);
+
+	if (!real_pread64)
+		real_pread64 = (ssize_t(*)(int, void *, size_t, off_t))dlsym(RTLD_NEXT, "pread64");
+	if (fail_readback(fd) < 0)
+		return -1;
+	return real_pread64(fd, buf, len, off);
+}
+
 ssize_t
 write(int fd, const void *buf, size_t len)
 {
@@ -124,6 +183,13 @@ write(int fd, const void *buf, size_t len)
 
 		if (w < 0 || pwrite(fd, v, (size_t)n, 0) != n || ftruncate(fd, n) < 0)
 			return -1;
+		return w;
+	}
+	if (getenv("FAULT_READBACK_ERRNO") && fd > 2 && len < 16 && fd_is_fault_path(fd)) {
+		ssize_t w = real_write(fd, buf, len);
+
+		if (w >= 0)
+			arm_readback(buf, len);
 		return w;
 	}
 	return real_write(fd, buf, len);

@@ -935,6 +935,33 @@ out=$(LD_PRELOAD="$WORK/fault.so" FAULT_PATH=/proc/sys/vm/swappiness FAULT_HOLDS
 check "--once: a write overwritten at once is written" test "${out##* }" = written=yes
 check "--once: and says by whom" grep -q "wrote 23 to '/proc/sys/vm/swappiness'; someone else wrote 42 right after" "$WORK/err"
 
+# The readback after a write fails (EIO): the write went in all the same, so it is the
+# daemon's own value (no yield to itself at the next poll), a restore that removes the
+# records, and written=yes for --once; the failed readback is a warning.
+set_knob 60
+start_faulty FAULT_READBACK_ERRNO=EIO "$CONF/fast.conf"
+check "a write whose readback fails is a write" wait_for 15 decided 23
+check "  a warning says so with path and cause" \
+	log_has "wrote 23 to '/proc/sys/vm/swappiness' but cannot read it back: Input/output error"
+sleep 0.5
+check "  and the next polls take 23 as the daemon's own" bash -c "! grep -q 'by someone else\|failed to write' '$WORK/daemon.log'"
+stop_daemon TERM && rc=0 || rc=$?
+check "  the exit restores (exit $rc)" test "$rc/$(knob)" = 0/60
+check "  and removes the record" test ! -e $STATE/original
+set_knob 60
+start_faulty FAULT_READBACK_ERRNO=60:EIO "$CONF/fast.conf"
+check "a restore whose readback fails: first the daemon's 23" wait_for 15 decided 23
+stop_daemon TERM && rc=0 || rc=$?
+check "  the restore went in (exit $rc)" test "$rc/$(knob)" = 0/60
+check "  is logged as done, and warned about" bash -c "grep -q 'restored swappiness 60' '$WORK/daemon.log' &&
+	grep -q \"wrote 60 to '/proc/sys/vm/swappiness' but cannot read it back: Input/output error\" '$WORK/daemon.log'"
+check "  and leaves no record for the next start" test ! -e $STATE/original
+set_knob 60
+out=$(LD_PRELOAD="$WORK/fault.so" FAULT_PATH=/proc/sys/vm/swappiness FAULT_READBACK_ERRNO=EIO \
+	"$BIN" --once -c "$CONF/fast.conf" 2>"$WORK/err") || true
+check "--once: a write whose readback fails is written" test "${out##* }" = written=yes
+check "--once: and warns" grep -q "wrote 23 to '/proc/sys/vm/swappiness' but cannot read it back" "$WORK/err"
+
 # cgroup v1: existing memory cgroups keep their own swappiness; with
 # cgroup_v1_follow they follow each write and the restore, otherwise a warning.
 mkdir -p "$WORK/cg/a/b" "$WORK/cg/c"
