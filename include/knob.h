@@ -46,6 +46,8 @@ enum knob_record {
 	KNOB_RECORD_ORIGINAL, /* "original": the value from before the first start, to restore */
 	KNOB_RECORD_YIELDED,  /* "yielded": someone else set the knob; holds the value that
 				 the memory cgroups following the daemon hold */
+	KNOB_RECORD_WRITTEN,  /* "written": what the knob holds as the daemon left it (its
+				 last write), to tell it from a value set since */
 };
 
 /* Returns the record's file name in the state directory. */

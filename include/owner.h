@@ -9,7 +9,8 @@
 
 struct owner {
 	int original;  /* what to restore on exit */
-	int expected;  /* what the knob should hold: our last write, or what we found */
+	int expected;  /* what the knob should hold: our last write, or what we found;
+			  recorded as "written" while the knob is ours */
 	bool owns_knob; /* the original is recorded: restore it on exit */
 	bool yielded;  /* someone else set the knob: hands off until reload */
 	bool dry_run;
@@ -24,15 +25,23 @@ struct owner {
 struct owner_records {
 	int original_r, original;
 	int yielded_r, yielded;
-	char original_why[80], yielded_why[80];
+	int written_r, written; /* -ENOENT also from a version that did not keep it */
+	char original_why[80], yielded_why[80], written_why[80];
 };
 
 /*
  * What a transition asks the caller to do, in this order: write o->original to
  * the knob (and stop there if that fails: the records stay for the next start);
  * make the cgroups that follow go to o->original; remove the "original"
- * record; record o->original; remove the "yielded" record; record o->cg_value
- * as yielded. The OWNER_NOTE_* bits only say what happened, for the log.
+ * record; remove the "written" record; record o->expected as written; record
+ * o->original; remove the "yielded" record; record o->cg_value as yielded. The
+ * OWNER_NOTE_* bits only say what happened, for the log.
+ *
+ * "written" says what the knob held as the daemon left it, so that a start
+ * after a crash can tell the crashed instance's last write (its original is
+ * restored) from a value someone set since (that value is the original). It is
+ * recorded before "original" and removed after it: a crash in between leaves
+ * no "original", and the knob's value becomes the original, as it should.
  */
 enum {
 	OWNER_RESTORE = 1u << 0,
@@ -41,6 +50,8 @@ enum {
 	OWNER_SAVE_ORIGINAL = 1u << 3,
 	OWNER_REMOVE_YIELDED = 1u << 4,
 	OWNER_SAVE_YIELDED = 1u << 5,
+	OWNER_REMOVE_WRITTEN = 1u << 6,
+	OWNER_SAVE_WRITTEN = 1u << 7,
 	OWNER_NOTE_CLAIMED = 1u << 8,	       /* took charge of the knob, from the records */
 	OWNER_NOTE_FOUND_ORIGINAL = 1u << 9,   /* a crashed instance's original wins */
 	OWNER_NOTE_FOUND_YIELDED = 1u << 10,   /* a crashed instance had yielded: so do we */
@@ -48,16 +59,27 @@ enum {
 	OWNER_NOTE_LEAVE_YIELDED = 1u << 12,   /* exit leaves someone else's value */
 	OWNER_NOTE_ALREADY_ORIGINAL = 1u << 13, /* exit finds the original in place */
 	OWNER_NOTE_LEAVE_CHANGED = 1u << 14,   /* exit finds a value someone else set since the last poll */
+	OWNER_NOTE_ORIGINAL_STALE = 1u << 15,  /* the knob no longer holds the crashed instance's
+						  last write: its original is dropped */
+	OWNER_NOTE_WRITTEN_IGNORED = 1u << 16, /* "written" untrusted or unreadable: the original
+						  is trusted, as without the record */
 };
 
 /* Start with the knob holding knob_value. A real run takes charge (records
- * left by an instance that did not exit cleanly win); a dry run owns nothing
- * and leaves the records for the next real start. */
+ * left by an instance that did not exit cleanly win, the original only while
+ * the knob holds what that instance last wrote, or without a "written" record,
+ * as an older version left them); a dry run owns nothing and leaves the
+ * records for the next real start. */
 unsigned owner_start(struct owner *o, int knob_value, bool dry_run, const struct owner_records *rec);
 
 /* Whether knob_value means someone else set the knob. A dry run watches too
  * while there is something to restore (after a reload into it). */
 bool owner_changed_elsewhere(const struct owner *o, int knob_value);
+
+/* From now on the knob should hold value: the daemon wrote it, or, in override
+ * mode, takes someone else's value as its own. Returns OWNER_SAVE_WRITTEN when
+ * the knob is ours, else 0. */
+unsigned owner_expect(struct owner *o, int value);
 
 /* Someone else set the knob to knob_value: hands off until a reload, also
  * across a crash and restart. */

@@ -16,6 +16,7 @@ struct ownership_io {
 	/* Makes the memory cgroups that follow the knob go to value. */
 	void (*follow)(void *userdata, int value);
 	void *userdata;
+	int written_err; /* the last failure to record "written" at a write, logged once */
 };
 
 /* Each reads the records it needs, runs the transition of the same name in
@@ -24,6 +25,10 @@ void ownership_start(const struct ownership_io *io, struct owner *o, int knob_va
 void ownership_reload(const struct ownership_io *io, struct owner *o, bool dry_run, int knob_value);
 void ownership_yield(const struct ownership_io *io, struct owner *o, int knob_value);
 void ownership_claim(const struct ownership_io *io, struct owner *o, int knob_value);
+
+/* owner_expect: the knob should hold value (the daemon wrote it, or takes it
+ * over in override mode); records it as "written" while the knob is ours. */
+void ownership_expect(struct ownership_io *io, struct owner *o, int value);
 
 /* Reads the knob and restores the original if it is ours (the records then go;
  * if the write fails they stay for the next start). */

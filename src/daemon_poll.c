@@ -98,7 +98,7 @@ check_external_change(struct daemon *d, int knob_value)
 		/* The findings of the last start or reload: an override may
 		 * happen at every poll, and a poll reads no configuration. */
 		log_external(d, knob_value, "overriding");
-		d->own.expected = knob_value;
+		ownership_expect(&d->io, &d->own, knob_value);
 		return false;
 	}
 	/* Once until the next reload: read the files again, since the usual
@@ -196,7 +196,7 @@ act(struct daemon *d, const struct decision *dn, int current)
 	}
 	if (r != WRITER_WRITTEN)
 		return;
-	d->own.expected = dec->value;
+	ownership_expect(&d->io, &d->own, dec->value);
 	d->st.swappiness = dec->value;
 	d->st.writes++;
 	daemon_follow_cgroups(d, dec->value);

@@ -119,7 +119,15 @@ knob_kernel_max(void)
 const char *
 knob_record_name(enum knob_record rec)
 {
-	return rec == KNOB_RECORD_YIELDED ? "yielded" : "original";
+	switch (rec) {
+	case KNOB_RECORD_YIELDED:
+		return "yielded";
+	case KNOB_RECORD_WRITTEN:
+		return "written";
+	case KNOB_RECORD_ORIGINAL:
+	default:
+		return "original";
+	}
 }
 
 int

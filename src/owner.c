@@ -2,30 +2,48 @@
 
 #include <errno.h>
 
+/* Which original to restore. The one an instance that did not exit cleanly
+ * recorded applies while the knob holds that instance's last write
+ * ("written"), or someone else's value it had yielded to (yielding); a value
+ * other than its last write was set since (`sysctl -w` while no instance ran),
+ * and that value is the original now. Without a "written" record (an older
+ * version's) or with one that cannot be trusted, the recorded original is
+ * trusted, as before. Without a recorded original, the knob's value is it. */
+static unsigned
+take_original(struct owner *o, int knob_value, const struct owner_records *rec, bool yielding)
+{
+	if (rec->original_r != 0) {
+		o->original = knob_value;
+		return OWNER_SAVE_ORIGINAL;
+	}
+	if (!yielding && rec->written_r == 0 && rec->written != knob_value) {
+		o->original = knob_value;
+		return OWNER_NOTE_ORIGINAL_STALE | OWNER_REMOVE_ORIGINAL | OWNER_SAVE_ORIGINAL;
+	}
+	o->original = rec->original;
+	if (!yielding && rec->written_r != 0 && rec->written_r != -ENOENT)
+		return OWNER_NOTE_FOUND_ORIGINAL | OWNER_NOTE_WRITTEN_IGNORED;
+	return OWNER_NOTE_FOUND_ORIGINAL;
+}
+
 /* Takes charge of the knob. The records left by an instance that did not exit
- * cleanly win over what the knob holds now: its original (the knob may hold
- * that instance's own last write), and its yield (the knob holds someone
- * else's value: keep off it until a reload). Otherwise the knob's value is
- * recorded as the original. */
+ * cleanly win over what the knob holds now: its original (take_original), and
+ * its yield (the knob holds someone else's value: keep off it until a reload).
+ * What the knob holds is recorded as written in any case. */
 static unsigned
 claim(struct owner *o, int knob_value, const struct owner_records *rec)
 {
-	unsigned todo = OWNER_NOTE_CLAIMED;
+	/* A yield record that only root could have made, even one that cannot be
+	 * read, says that someone else is in charge; one that others could have
+	 * made (a FIFO, a file of another user's) says nothing, and goes. */
+	bool yielding = rec->yielded_r != -ENOENT && rec->yielded_r != -EPERM;
+	unsigned todo = OWNER_NOTE_CLAIMED | OWNER_SAVE_WRITTEN;
 
 	o->cg_value = knob_value;
 	o->owns_knob = true;
-	if (rec->original_r == 0) {
-		o->original = rec->original;
-		todo |= OWNER_NOTE_FOUND_ORIGINAL;
-	} else {
-		o->original = knob_value;
-		todo |= OWNER_SAVE_ORIGINAL;
-	}
+	todo |= take_original(o, knob_value, rec, yielding);
 	if (rec->yielded_r == -ENOENT)
 		return todo;
-	/* One that only root could have made and cannot be read still says that
-	 * someone else is in charge; one that others could have made (a FIFO, a
-	 * file of another user's) says nothing, and goes. */
 	if (rec->yielded_r == -EPERM)
 		return todo | OWNER_REMOVE_YIELDED;
 	if (rec->yielded_r == 0)
@@ -58,6 +76,13 @@ owner_changed_elsewhere(const struct owner *o, int knob_value)
 }
 
 unsigned
+owner_expect(struct owner *o, int value)
+{
+	o->expected = value;
+	return o->owns_knob ? OWNER_SAVE_WRITTEN : 0;
+}
+
+unsigned
 owner_yield(struct owner *o, int knob_value)
 {
 	o->yielded = true;
@@ -80,7 +105,9 @@ end_yield(struct owner *o, int knob_value)
 	o->owns_knob = false;
 	if (!o->dry_run) {
 		o->owns_knob = true;
-		todo |= OWNER_SAVE_ORIGINAL;
+		todo |= OWNER_SAVE_WRITTEN | OWNER_SAVE_ORIGINAL;
+	} else {
+		todo |= OWNER_REMOVE_WRITTEN;
 	}
 	return todo | OWNER_REMOVE_YIELDED;
 }
@@ -150,5 +177,5 @@ owner_exit(const struct owner *o, int knob_value)
 	 * record goes first: a crash in between leaves the yield, which keeps the
 	 * next start off the knob, rather than the original alone, which would
 	 * have it written back over someone else's value. */
-	return todo | OWNER_FOLLOW_ORIGINAL | OWNER_REMOVE_ORIGINAL | OWNER_REMOVE_YIELDED;
+	return todo | OWNER_FOLLOW_ORIGINAL | OWNER_REMOVE_ORIGINAL | OWNER_REMOVE_WRITTEN | OWNER_REMOVE_YIELDED;
 }

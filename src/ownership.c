@@ -30,6 +30,28 @@ save_record(const struct ownership_io *io, enum knob_record rec, int value, cons
 			    knob_record_name(rec), strerror(-r), consequence);
 }
 
+/* Records value as the one the knob holds as the daemon left it. A failure
+ * removes the record (a stale one would have a restart after a crash take the
+ * crashed instance's own write for someone else's; none has it trust
+ * "original", as before there was one) and is logged once until it changes in
+ * *last. */
+static void
+save_written(const struct ownership_io *io, int value, int *last)
+{
+	int r;
+
+	r = knob_record_save(io->state_fd, KNOB_RECORD_WRITTEN, value);
+	if (r == 0) {
+		journal_log_once(last, 0, LOG_INFO, NULL, "recording in '%s/written' works again", io->state_dir);
+		return;
+	}
+	remove_record(io, KNOB_RECORD_WRITTEN);
+	journal_log_once(last, r, LOG_WARNING, MSGID_ERROR,
+			 "failed to record the value written in '%s/written': %s; a restart after a crash "
+			 "trusts '%s/original' whatever the knob holds",
+			 io->state_dir, strerror(-r), io->state_dir);
+}
+
 /* The records an instance that did not exit cleanly left behind. */
 static void
 load_records(const struct ownership_io *io, struct owner_records *rec)
@@ -38,6 +60,8 @@ load_records(const struct ownership_io *io, struct owner_records *rec)
 					   sizeof(rec->original_why));
 	rec->yielded_r = knob_record_load(io->state_fd, KNOB_RECORD_YIELDED, &rec->yielded, rec->yielded_why,
 					  sizeof(rec->yielded_why));
+	rec->written_r = knob_record_load(io->state_fd, KNOB_RECORD_WRITTEN, &rec->written, rec->written_why,
+					  sizeof(rec->written_why));
 }
 
 /* Why a record was not used, for the log. */
@@ -80,12 +104,18 @@ restore_knob(const struct ownership_io *io, const struct owner *o, int knob_valu
 static bool
 perform(const struct ownership_io *io, const struct owner *o, unsigned todo, int knob_value)
 {
+	int written_err = 0; /* a transition's failure is always logged */
+
 	if ((todo & OWNER_RESTORE) && !restore_knob(io, o, knob_value))
 		return false;
 	if (todo & OWNER_FOLLOW_ORIGINAL)
 		io->follow(io->userdata, o->original);
 	if (todo & OWNER_REMOVE_ORIGINAL)
 		remove_record(io, KNOB_RECORD_ORIGINAL);
+	if (todo & OWNER_REMOVE_WRITTEN)
+		remove_record(io, KNOB_RECORD_WRITTEN);
+	if (todo & OWNER_SAVE_WRITTEN)
+		save_written(io, o->expected, &written_err);
 	if (todo & OWNER_SAVE_ORIGINAL)
 		save_record(io, KNOB_RECORD_ORIGINAL, o->original, "a crash would lose it");
 	if (todo & OWNER_REMOVE_YIELDED)
@@ -100,10 +130,20 @@ static void
 log_original_record(const struct ownership_io *io, const struct owner *o, unsigned todo,
 		    const struct owner_records *rec)
 {
+	if (todo & OWNER_NOTE_WRITTEN_IGNORED)
+		journal_log(LOG_WARNING, MSGID_ERROR, "ignoring '%s/written': %s; trusting '%s/original'",
+			    io->state_dir, record_error(rec->written_r, rec->written_why), io->state_dir);
 	if (todo & OWNER_NOTE_FOUND_ORIGINAL)
 		journal_log(LOG_NOTICE, NULL,
 			    "found '%s/original' = %d from an instance that did not exit cleanly; will restore that",
 			    io->state_dir, rec->original);
+	else if (todo & OWNER_NOTE_ORIGINAL_STALE)
+		journal_log(LOG_NOTICE, NULL,
+			    "found '%s/original' = %d from an instance that did not exit cleanly, but %s holds %d, "
+			    "not its last write %d ('%s/written'): someone else set it since; recording %d as the "
+			    "original",
+			    io->state_dir, rec->original, KPATH_SWAPPINESS, o->original, rec->written, io->state_dir,
+			    o->original);
 	else if ((todo & OWNER_NOTE_CLAIMED) && rec->original_r != -ENOENT)
 		journal_log(LOG_WARNING, MSGID_ERROR, "ignoring '%s/original': %s; recording %d as the original",
 			    io->state_dir, record_error(rec->original_r, rec->original_why), o->original);
@@ -169,6 +209,13 @@ ownership_claim(const struct ownership_io *io, struct owner *o, int knob_value)
 	journal_log(LOG_NOTICE, NULL, "'%s' readable again: taking charge of it at %d", KPATH_SWAPPINESS,
 		    knob_value);
 	perform_with_records(io, o, owner_claim(o, knob_value, &rec), &rec, knob_value);
+}
+
+void
+ownership_expect(struct ownership_io *io, struct owner *o, int value)
+{
+	if (owner_expect(o, value) & OWNER_SAVE_WRITTEN)
+		save_written(io, value, &io->written_err);
 }
 
 void

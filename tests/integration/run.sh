@@ -436,6 +436,37 @@ check "restart finds the record" wait_for 15 log_has "found '$STATE/original' = 
 stop_daemon TERM || true
 check "restart after a crash restores the pre-crash original" knob_is 60
 
+# SIGKILL and no restart (a stop in the restart wait, the start limit), then
+# `sysctl -w vm.swappiness=30`, then a start: the knob no longer holds the crashed
+# instance's last write ('written'), so 30 is the value to restore, not its 60.
+set_knob 60
+start_daemon -c "$CONF/fast.conf"
+check "daemon writes (crash, then sysctl)" wait_for 15 decided 23
+stop_daemon KILL || true
+check "  the crash leaves its last write recorded" test "$(cat $STATE/written)" = 23
+set_knob 30
+start_daemon -c "$CONF/fast.conf"
+check "  a restart says the knob was set since" wait_for 15 log_has "found '$STATE/original' = 60 from an \
+instance that did not exit cleanly, but /proc/sys/vm/swappiness holds 30, not its last write 23 \
+('$STATE/written'): someone else set it since; recording 30 as the original"
+check "  and regulates" wait_for 15 decided 23
+check "  with 30 recorded as the original" test "$(cat $STATE/original)" = 30
+stop_daemon TERM || true
+check "  the stop restores the admin's 30, not 60" knob_is 30
+check "  and removes the records" test ! -e $STATE/original -a ! -e $STATE/written
+# Records an older version left (no 'written'): the original is trusted, as before.
+set_knob 60
+start_daemon -c "$CONF/fast.conf"
+check "daemon writes (an older version's records)" wait_for 15 decided 23
+stop_daemon KILL || true
+rm -f $STATE/written
+start_daemon -c "$CONF/fast.conf"
+check "  a restart trusts the original without 'written'" wait_for 15 \
+	log_has "found '$STATE/original' = 60 .*will restore that"
+check "  and records it from then on" wait_for 15 test -e $STATE/written
+stop_daemon TERM || true
+check "  the stop restores the pre-crash original" knob_is 60
+
 # A second instance refuses to start and names the first; the first keeps going.
 set_knob 60
 start_daemon -c "$CONF/fast.conf"

@@ -2,8 +2,9 @@
 # someone other than root. The daemon refuses a directory (or lock) that
 # others control, with exit 73 and the path and why, before it writes
 # anything; it never restores a forged "original" nor lets a forged "yielded"
-# stop it; `status` never prints a forged state file's control characters raw
-# and `status --json` stays valid JSON in valid UTF-8.
+# stop it or a forged "written" drop the original; `status` never prints a
+# forged state file's control characters raw and `status --json` stays valid
+# JSON in valid UTF-8.
 # Uses run.sh's helpers (stop_within too); leaves the knob at
 # 60, a clean state directory and no daemon running.
 
@@ -145,6 +146,21 @@ forged_yielded "a 'yielded' another user owns" "owned by uid $(id -u nobody), no
 sd_reset
 ln -s /proc/self/status "$STATE/yielded"
 forged_yielded "a symlink as 'yielded'" "a symbolic link, not a regular file"
+sd_reset
+# A "written" that root did not make says nothing about the knob: the original
+# (root's 60) is trusted as without one, not dropped for the knob's 23.
+printf '60\n' >"$STATE/original"
+printf '99\n' >"$STATE/written"
+chown nobody "$STATE/written"
+set_knob 23
+start_daemon -c "$CONF/fast.conf"
+check "a 'written' another user owns: it says it ignores it and why" wait_for "$SD_TIMEOUT" log_has \
+	"ignoring '$STATE/written': owned by uid $(id -u nobody), not by root; trusting '$STATE/original'"
+check "a 'written' another user owns: it is replaced by root's" wait_for 15 \
+	bash -c "[ \"\$(stat -c %u '$STATE/written')\" = 0 ]"
+rc=0
+stop_within "$SD_TIMEOUT" TERM || rc=$?
+check "a 'written' another user owns: the exit restores 60 (exit $rc)" test "$rc/$(knob)" = 0/60
 sd_reset
 
 # --- status on a forged state file ---------------------------------------------

@@ -2,8 +2,8 @@
  * the integration tests drive through the real daemon (yield then reload,
  * reload into and out of a dry run, a yield during a dry run, the records a
  * crashed instance left, and the exit after each). A small fake world (the
- * knob, the two records, the cgroups that follow) carries out what each
- * transition asks for, in owner.h's order, as daemon.c does. */
+ * knob, the three records, the cgroups that follow) carries out what each
+ * transition asks for, in owner.h's order, as ownership.c does. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,8 +17,8 @@
 
 struct world {
 	int knob;
-	bool has_original, has_yielded;
-	int original, yielded; /* the records' contents */
+	bool has_original, has_yielded, has_written;
+	int original, yielded, written; /* the records' contents */
 	int cg;		       /* what the cgroups that follow hold */
 	bool restore_fails;
 };
@@ -31,10 +31,12 @@ records_of(const struct world *w)
 		.original = w->has_original ? w->original : -1,
 		.yielded_r = w->has_yielded ? 0 : -ENOENT,
 		.yielded = w->has_yielded ? w->yielded : -1,
+		.written_r = w->has_written ? 0 : -ENOENT,
+		.written = w->has_written ? w->written : -1,
 	};
 }
 
-/* What daemon.c's perform() does, on the fake world. */
+/* What ownership.c's perform() does, on the fake world. */
 static void
 apply(struct world *w, const struct owner *o, unsigned todo)
 {
@@ -47,6 +49,12 @@ apply(struct world *w, const struct owner *o, unsigned todo)
 		w->cg = o->original;
 	if (todo & OWNER_REMOVE_ORIGINAL)
 		w->has_original = false;
+	if (todo & OWNER_REMOVE_WRITTEN)
+		w->has_written = false;
+	if (todo & OWNER_SAVE_WRITTEN) {
+		w->has_written = true;
+		w->written = o->expected;
+	}
 	if (todo & OWNER_SAVE_ORIGINAL) {
 		w->has_original = true;
 		w->original = o->original;
@@ -85,7 +93,7 @@ write_knob(struct owner *o, struct world *w, int value)
 {
 	assert_false(owner_changed_elsewhere(o, w->knob));
 	w->knob = value;
-	o->expected = value;
+	apply(w, o, owner_expect(o, value));
 	w->cg = value;
 	o->cg_value = value;
 }
@@ -619,6 +627,208 @@ test_changed_elsewhere(void **state)
 	assert_false(owner_changed_elsewhere(&o, 61));
 }
 
+/* "written" follows what the knob holds as the daemon left it: what it found
+ * at start, each write, a value override mode takes over; the exit removes it. */
+static void
+test_written_follows_the_knob(void **state)
+{
+	struct world w = { .knob = 60, .cg = 60 };
+	struct owner o;
+	unsigned todo;
+
+	(void)state;
+	todo = start(&o, &w, false);
+	assert_true(todo & OWNER_SAVE_WRITTEN);
+	assert_true(w.has_written);
+	assert_int_equal(w.written, 60);
+	write_knob(&o, &w, 23);
+	assert_int_equal(w.written, 23);
+	/* Override mode takes someone else's 90 as its own. */
+	w.knob = 90;
+	apply(&w, &o, owner_expect(&o, 90));
+	assert_int_equal(w.written, 90);
+	assert_false(owner_changed_elsewhere(&o, 90));
+	exit_(&o, &w);
+	assert_int_equal(w.knob, 60);
+	assert_false(w.has_written);
+	assert_false(w.has_original);
+	/* A dry run that owns nothing records nothing. */
+	start(&o, &w, true);
+	assert_int_equal(owner_expect(&o, 23), 0);
+	assert_false(w.has_written);
+}
+
+/* SIGKILL, no restart, then `sysctl -w vm.swappiness=30`, then a start: the
+ * knob no longer holds the crashed instance's last write, so 30 is the value
+ * to restore, not the crashed instance's 60 (the bug: the stop wrote 60 over
+ * the administrator's 30). The same knob without that change restores 60. */
+static void
+test_start_after_crash_and_change(void **state)
+{
+	struct world w = { .knob = 60, .cg = 60 }, crashed;
+	struct owner o;
+	unsigned todo;
+
+	(void)state;
+	start(&o, &w, false);
+	write_knob(&o, &w, 23);
+	crashed = w; /* SIGKILL: the records stay */
+	assert_true(crashed.has_original && crashed.has_written);
+
+	w = crashed;
+	todo = start(&o, &w, false);
+	assert_true(todo & OWNER_NOTE_FOUND_ORIGINAL);
+	assert_false(todo & (OWNER_NOTE_ORIGINAL_STALE | OWNER_SAVE_ORIGINAL));
+	assert_int_equal(o.original, 60);
+	exit_(&o, &w);
+	assert_int_equal(w.knob, 60);
+
+	w = crashed;
+	w.knob = 30;
+	todo = start(&o, &w, false);
+	assert_true(todo & OWNER_NOTE_ORIGINAL_STALE);
+	assert_false(todo & OWNER_NOTE_FOUND_ORIGINAL);
+	assert_true(todo & OWNER_SAVE_ORIGINAL);
+	assert_int_equal(o.original, 30);
+	assert_int_equal(o.expected, 30);
+	assert_int_equal(w.original, 30);
+	assert_int_equal(w.written, 30);
+	write_knob(&o, &w, 23);
+	exit_(&o, &w);
+	assert_int_equal(w.knob, 30);
+	assert_false(w.has_original || w.has_written);
+}
+
+/* A crash in the middle of replacing a stale original (after each step of
+ * owner.h's order): the next start still takes the knob's 30 as the original,
+ * never the crashed instance's 60. */
+static void
+test_stale_original_replaced_in_order(void **state)
+{
+	static const unsigned steps[] = { OWNER_REMOVE_ORIGINAL, OWNER_REMOVE_WRITTEN, OWNER_SAVE_WRITTEN,
+					  OWNER_SAVE_ORIGINAL };
+	const struct world crashed = { .knob = 30, .has_original = true, .original = 60, .has_written = true,
+				       .written = 23, .cg = 23 };
+
+	(void)state;
+	for (size_t done = 0; done <= sizeof(steps) / sizeof(steps[0]); done++) {
+		struct world w = crashed;
+		struct owner_records rec = records_of(&w);
+		struct owner o;
+		unsigned all = owner_start(&o, w.knob, false, &rec), some = 0;
+
+		assert_true(all & OWNER_NOTE_ORIGINAL_STALE);
+		for (size_t i = 0; i < done; i++)
+			some |= all & steps[i];
+		apply(&w, &o, some); /* and SIGKILL */
+		start(&o, &w, false);
+		assert_int_equal(o.original, 30);
+	}
+}
+
+/* Records from a version without "written": the original is trusted as
+ * before, and "written" is recorded from then on. */
+static void
+test_start_old_records(void **state)
+{
+	struct world w = { .knob = 30, .has_original = true, .original = 60, .cg = 30 };
+	struct owner o;
+	unsigned todo;
+
+	(void)state;
+	todo = start(&o, &w, false);
+	assert_true(todo & OWNER_NOTE_FOUND_ORIGINAL);
+	assert_false(todo & (OWNER_NOTE_ORIGINAL_STALE | OWNER_NOTE_WRITTEN_IGNORED | OWNER_SAVE_ORIGINAL));
+	assert_int_equal(o.original, 60);
+	assert_true(w.has_written);
+	assert_int_equal(w.written, 30);
+	exit_(&o, &w);
+	assert_int_equal(w.knob, 60);
+}
+
+/* A "written" record that cannot be trusted (another user's, a FIFO) or read
+ * says nothing: the original is trusted, as without one, and it is replaced. */
+static void
+test_start_untrusted_written(void **state)
+{
+	static const int errs[] = { -EPERM, -EINVAL, -EIO };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(errs) / sizeof(errs[0]); i++) {
+		struct owner_records rec = { .original_r = 0, .original = 60, .yielded_r = -ENOENT,
+					     .written_r = errs[i], .written = 7 };
+		struct owner o;
+		unsigned todo = owner_start(&o, 30, false, &rec);
+
+		assert_true(todo & OWNER_NOTE_FOUND_ORIGINAL);
+		assert_true(todo & OWNER_NOTE_WRITTEN_IGNORED);
+		assert_true(todo & OWNER_SAVE_WRITTEN);
+		assert_false(todo & OWNER_NOTE_ORIGINAL_STALE);
+		assert_int_equal(o.original, 60);
+	}
+}
+
+/* A crashed instance that had yielded: the knob holds someone else's value by
+ * design, so "written" is not compared; its original stays, as before. */
+static void
+test_start_yielded_ignores_written(void **state)
+{
+	struct world w = { .knob = 77, .has_original = true, .original = 60, .has_yielded = true, .yielded = 23,
+			   .has_written = true, .written = 23, .cg = 23 };
+	struct owner o;
+	unsigned todo;
+
+	(void)state;
+	todo = start(&o, &w, false);
+	assert_true(todo & OWNER_NOTE_FOUND_YIELDED);
+	assert_true(todo & OWNER_NOTE_FOUND_ORIGINAL);
+	assert_false(todo & (OWNER_NOTE_ORIGINAL_STALE | OWNER_NOTE_WRITTEN_IGNORED));
+	assert_int_equal(o.original, 60);
+	assert_true(o.yielded);
+}
+
+/* A dry run leaves the records; someone sets the knob meanwhile; the reload
+ * out of it finds the knob no longer holds the crashed instance's last write. */
+static void
+test_reload_out_of_dry_run_finds_stale_original(void **state)
+{
+	struct world w = { .knob = 23, .has_original = true, .original = 60, .has_written = true, .written = 23,
+			   .cg = 23 };
+	struct owner o;
+	unsigned todo;
+
+	(void)state;
+	assert_int_equal(start(&o, &w, true), OWNER_NOTE_DRY_RUN_RECORD);
+	assert_true(w.has_written);
+	w.knob = 30;
+	todo = reload(&o, &w, false);
+	assert_true(todo & OWNER_NOTE_ORIGINAL_STALE);
+	assert_int_equal(o.original, 30);
+	write_knob(&o, &w, 23);
+	exit_(&o, &w);
+	assert_int_equal(w.knob, 30);
+}
+
+/* A reload that ends a yield records the value someone else set as written
+ * (and as the original); one into a dry run owns nothing and removes it. */
+static void
+test_end_yield_written(void **state)
+{
+	struct world w = { .knob = 60, .cg = 60 };
+	struct owner o;
+
+	(void)state;
+	start(&o, &w, false);
+	write_knob(&o, &w, 23);
+	set_elsewhere_and_yield(&o, &w, 77);
+	assert_int_equal(w.written, 23);
+	assert_true(reload(&o, &w, false) & OWNER_SAVE_WRITTEN);
+	assert_int_equal(w.written, 77);
+	set_elsewhere_and_yield(&o, &w, 42);
+	assert_true(reload(&o, &w, true) & OWNER_REMOVE_WRITTEN);
+	assert_false(w.has_written);
+}
+
 int
 main(void)
 {
@@ -643,6 +853,14 @@ main(void)
 		cmocka_unit_test(test_exit_cases),
 		cmocka_unit_test(test_exit_after_unseen_change),
 		cmocka_unit_test(test_changed_elsewhere),
+		cmocka_unit_test(test_written_follows_the_knob),
+		cmocka_unit_test(test_start_after_crash_and_change),
+		cmocka_unit_test(test_stale_original_replaced_in_order),
+		cmocka_unit_test(test_start_old_records),
+		cmocka_unit_test(test_start_untrusted_written),
+		cmocka_unit_test(test_start_yielded_ignores_written),
+		cmocka_unit_test(test_reload_out_of_dry_run_finds_stale_original),
+		cmocka_unit_test(test_end_yield_written),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
