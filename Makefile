@@ -68,10 +68,10 @@ $(BIN): $(OBJS)
 $(BUILD) $(BUILD)/tests:
 	mkdir -p $@
 
-# Each unit test links the pure modules plus config_file.c (the ini reader)
-# and fileio.c, which tests/unit/test_config.c and test_fileio.c need; the
-# rest ignore them.
-UNIT_IO_SRCS := src/config_file.c src/fileio.c
+# Each unit test links the pure modules plus config_file.c (the ini reader),
+# fileio.c and journal.c, which tests/unit/test_config.c, test_fileio.c and
+# test_journal.c need; the rest ignore them.
+UNIT_IO_SRCS := src/config_file.c src/fileio.c src/journal.c
 $(BUILD)/tests/%: tests/unit/%.c $(PURE_SRCS) $(UNIT_IO_SRCS) $(wildcard include/*.h) | $(BUILD)/tests
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -o $@ $< $(PURE_SRCS) $(UNIT_IO_SRCS) $(LDFLAGS) $(CMOCKA_LIBS) $(PKG_LIBS)
 

@@ -40,8 +40,18 @@ struct journal_decision {
  * the fields. */
 void journal_init(enum journal_target target, bool verbose);
 
-/* Records journald's socket did not take since the start: lost while it was
- * stalled, written to stderr instead while it was gone. */
+/*
+ * Makes every later line to stderr go without waiting for its reader, for the
+ * daemon: a pipe or a terminal on fd 2 is replaced with a non-blocking
+ * description of its own, a socket is sent to with MSG_DONTWAIT; a line that
+ * does not go out is dropped and counted. Returns 0, or a negative errno when
+ * stderr could not be reopened so (its lines may then wait).
+ */
+int journal_stderr_never_block(void);
+
+/* Records not taken since the start: by journald's socket (lost while it was
+ * stalled, written to stderr instead while it was gone), or by stderr when
+ * the records go there (lost while its reader stalled, or after it left). */
 unsigned long long journal_not_taken(void);
 
 /* Changes verbosity after a reload. */

@@ -45,7 +45,7 @@ struct status_snapshot {
 	bool dry_run;
 	bool yielded;
 	uint64_t writes, yields, reloads, reload_failures, errors;
-	uint64_t journal_dropped; /* log records journald did not take (journal_not_taken) */
+	uint64_t journal_dropped; /* log records journald or stderr did not take (journal_not_taken) */
 	int64_t last_decision_s; /* 0: none yet */
 	int64_t last_poll_s;	 /* when the last poll began (the start before the first) */
 	unsigned poll_interval_ms; /* the wait until the next poll */

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -21,17 +22,14 @@ static bool verbose_logs;
  * stderr; if stderr is still that stream, structured records can go to journald
  * directly (see systemd.exec(5)). */
 static bool
-stderr_is_journal(void)
+stderr_is_journal(const struct stat *st)
 {
 	const char *e = getenv("JOURNAL_STREAM");
 	unsigned long long dev, ino;
-	struct stat st;
 
 	if (!e || sscanf(e, "%llu:%llu", &dev, &ino) != 2)
 		return false;
-	if (fstat(STDERR_FILENO, &st) < 0)
-		return false;
-	return st.st_dev == dev && st.st_ino == ino;
+	return st->st_dev == dev && st->st_ino == ino;
 }
 
 /* journald's native protocol socket (systemd.io/JOURNAL_NATIVE_PROTOCOL). We
@@ -47,6 +45,31 @@ stderr_is_journal(void)
 static int journal_fd = -1;
 static unsigned long long dropped;   /* since the last note that said so */
 static unsigned long long not_taken; /* since the start: journal_not_taken() */
+
+/* At most this many fields in one record (MESSAGE, PRIORITY, MESSAGE_ID, the
+ * identifier and up to fourteen decision fields). */
+#define MAX_FIELDS 24
+#define FIELD_BYTES 192
+/* A reload that fails reports all its errors in the one MESSAGE. */
+#define MESSAGE_BYTES 4096
+/* The longest line stderr gets: prefix, MESSAGE and every field. */
+#define LINE_BYTES (64 + MESSAGE_BYTES + MAX_FIELDS * (FIELD_BYTES + 1))
+
+/* Standard error, when the records go there or journald has gone. A line is
+ * one write(2) of the whole of it. Once the daemon has asked for it
+ * (journal_stderr_never_block), and whenever the records go to journald, a
+ * line never waits for the reader: a socket is sent to with MSG_DONTWAIT, a
+ * pipe or a terminal is written through a non-blocking description of its
+ * own. A line that does not go out (no room, or no reader) is dropped and
+ * counted: in not_taken when stderr is where the records go (a record
+ * journald did not take is counted there already), and for a note of how
+ * many, which precedes the next line that goes out. What a short write left
+ * of a line goes out before anything else, so that no line is ever cut. */
+static bool err_nowait;		       /* lines to stderr never wait */
+static bool err_socket;		       /* fd 2 was a socket at journal_init() */
+static unsigned long long err_dropped; /* lines lost since the last note that said so */
+static char err_tail[LINE_BYTES];      /* the rest of a line a short write cut */
+static size_t err_tail_at, err_tail_len;
 
 unsigned long long
 journal_not_taken(void)
@@ -76,13 +99,54 @@ journal_connect(void)
 void
 journal_init(enum journal_target target, bool verbose)
 {
+	struct stat st;
+	bool have_st = fstat(STDERR_FILENO, &st) == 0;
+
 	use_journal = false;
-	if (target == JOURNAL_AUTO && stderr_is_journal()) {
+	if (target == JOURNAL_AUTO && have_st && stderr_is_journal(&st)) {
 		journal_fd = journal_connect();
 		/* Without the native socket, stderr (the journal stream) still works. */
 		use_journal = journal_fd >= 0;
 	}
+	/* Records that journald does not take never wait, and nor do the lines
+	 * that then go to stderr instead. */
+	err_nowait = use_journal;
+	err_socket = have_st && S_ISSOCK(st.st_mode);
+	err_dropped = 0;
+	err_tail_len = 0;
 	verbose_logs = verbose;
+}
+
+/*
+ * A pipe or a terminal on fd 2 gets a description of its own, opened with
+ * O_NONBLOCK, in fd 2's place: setting O_NONBLOCK on the description we were
+ * given would change it for every process that shares it (the shell's
+ * terminal, the other services on a log pipe). Only those two: a regular file
+ * reopened without O_APPEND would be written from offset 0, a socket is sent
+ * to with MSG_DONTWAIT, and opening another device node may do things of its
+ * own (a watchdog starts when opened). fd 2 itself is replaced, so that
+ * whatever else in the process writes there (the C library's fatal messages,
+ * libsystemd's own) cannot block either.
+ */
+int
+journal_stderr_never_block(void)
+{
+	struct stat st;
+	int fd, r = 0;
+
+	err_nowait = true;
+	if (fstat(STDERR_FILENO, &st) < 0)
+		return -errno;
+	if (!S_ISFIFO(st.st_mode) && !(S_ISCHR(st.st_mode) && isatty(STDERR_FILENO)))
+		return 0;
+	fd = open("/proc/self/fd/2", O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	/* dup2() leaves FD_CLOEXEC clear on fd 2, as it was. */
+	if (dup2(fd, STDERR_FILENO) < 0)
+		r = -errno;
+	close(fd);
+	return r;
 }
 
 void
@@ -99,19 +163,83 @@ priority_name(int priority)
 	return priority >= 0 && priority <= LOG_DEBUG ? names[priority] : "?";
 }
 
-/* At most this many fields in one record (MESSAGE, PRIORITY, MESSAGE_ID, the
- * identifier and up to fourteen decision fields). */
-#define MAX_FIELDS 24
-#define FIELD_BYTES 192
-/* A reload that fails reports all its errors in the one MESSAGE. */
-#define MESSAGE_BYTES 4096
-
 struct record {
 	struct iovec iov[MAX_FIELDS];
 	char buf[MAX_FIELDS][FIELD_BYTES];
 	char message[MESSAGE_BYTES];
 	int n;
 };
+
+static ssize_t
+err_write(const char *buf, size_t len)
+{
+	ssize_t n;
+
+	do {
+		if (err_nowait && err_socket)
+			n = send(STDERR_FILENO, buf, len, MSG_DONTWAIT | MSG_NOSIGNAL);
+		else
+			n = write(STDERR_FILENO, buf, len);
+	} while (n < 0 && errno == EINTR);
+	return n;
+}
+
+/* Writes line with one write(2), and keeps what a short write left of it for
+ * err_flush(). Returns false when none of it went. */
+static bool
+err_put(const char *line, size_t len)
+{
+	ssize_t n = err_write(line, len);
+
+	if (n <= 0)
+		return false;
+	err_tail_at = 0;
+	err_tail_len = len - (size_t)n;
+	memcpy(err_tail, line + n, err_tail_len);
+	return true;
+}
+
+/* Writes what a short write left of the last line. Returns true when none is
+ * left. */
+static bool
+err_flush(void)
+{
+	while (err_tail_len > 0) {
+		ssize_t n = err_write(err_tail + err_tail_at, err_tail_len);
+
+		if (n <= 0)
+			return false;
+		err_tail_at += (size_t)n;
+		err_tail_len -= (size_t)n;
+	}
+	return true;
+}
+
+/* The note of the lines stderr did not take, as journald gets its own. */
+static bool
+err_note(void)
+{
+	char note[96];
+	int len = snprintf(note, sizeof(note), "autoswappiness: warning: stderr did not keep up: %llu records dropped\n",
+			   err_dropped);
+
+	if (len < 0 || (size_t)len >= sizeof(note) || !err_put(note, (size_t)len))
+		return false;
+	err_dropped = 0;
+	return true;
+}
+
+/* Prints line to stderr, after the rest of a line a short write cut and the
+ * note of the lines lost before it. Returns true when it went out (or began
+ * to, its rest kept); false when it was dropped, counted for the note. */
+static bool
+stderr_print(const char *line, size_t len)
+{
+	if (err_flush() && (err_dropped == 0 || err_note()) && err_flush() && err_put(line, len))
+		return true;
+	err_dropped++;
+	return false;
+}
 
 static int send_native(const struct record *rec);
 
@@ -190,13 +318,14 @@ send_journal(const struct record *rec)
 static void
 emit(int priority, struct record *rec, int first_extra)
 {
-	static char line[64 + MESSAGE_BYTES + MAX_FIELDS * (FIELD_BYTES + 1)];
+	static char line[LINE_BYTES];
 	int r, fields = rec->n;
 
 	if (priority == LOG_DEBUG && !verbose_logs)
 		return;
 	if (!use_journal) {
-		fwrite(line, 1, stderr_line(priority, rec, first_extra, line, sizeof(line)), stderr);
+		if (!stderr_print(line, stderr_line(priority, rec, first_extra, line, sizeof(line))))
+			not_taken++;
 		return;
 	}
 	add(rec, "PRIORITY=%d", priority);
@@ -208,13 +337,9 @@ emit(int priority, struct record *rec, int first_extra)
 	dropped++;
 	not_taken++;
 	if (r == -ENOENT || r == -ECONNREFUSED || r == -ENOTCONN) {
-		/* Gone: to stderr instead, without waiting, nor SIGPIPE if it is a socket. */
-		size_t n;
-
+		/* Gone: to stderr instead, without waiting (counted above already). */
 		rec->n = fields; /* PRIORITY and the identifier are in the line */
-		n = stderr_line(priority, rec, first_extra, line, sizeof(line));
-		if (send(STDERR_FILENO, line, n, MSG_DONTWAIT | MSG_NOSIGNAL) < 0 && errno == ENOTSOCK)
-			(void)!write(STDERR_FILENO, line, n);
+		(void)stderr_print(line, stderr_line(priority, rec, first_extra, line, sizeof(line)));
 	}
 }
 

@@ -277,6 +277,16 @@ run(const struct args *a)
 		}
 	}
 	journal_init(a->foreground || a->check ? JOURNAL_STDERR : JOURNAL_AUTO, a->opt.verbose);
+	if (!a->once && !a->check) {
+		/* A log pipe or a terminal whose reader stalls must cost log lines,
+		 * not polls, SIGTERM and the restore. */
+		r = journal_stderr_never_block();
+		if (r < 0)
+			journal_log(LOG_WARNING, NULL,
+				    "cannot reopen stderr ('/proc/self/fd/2') without blocking: %s; "
+				    "a reader that stalls can stall the daemon",
+				    strerror(-r));
+	}
 	r = load_config(a, &cfg);
 	if (r != ARGS_RUN)
 		return r;

@@ -400,7 +400,7 @@ status_render_human(const struct status_snapshot *s, int64_t now_s, char *buf, s
 	    " failed), errors %" PRIu64 "%s",
 	    s->writes, s->yields, s->reloads, s->reload_failures, s->errors, s->journal_dropped ? "" : "\n");
 	if (s->journal_dropped)
-		textbuf_put(&o, ", log records journald did not take %" PRIu64 "\n", s->journal_dropped);
+		textbuf_put(&o, ", log records journald or stderr did not take %" PRIu64 "\n", s->journal_dropped);
 	if (s->n_history == 0)
 		textbuf_put(&o, "  decisions:   none yet\n");
 	else
@@ -543,7 +543,8 @@ metrics_daemon(struct textbuf *o, const struct status_snapshot *s)
 	counter(o, "reload_failures_total", "Reloads refused because of a bad configuration.", s->reload_failures);
 	counter(o, "errors_total", "Errors logged (read or write failures).", s->errors);
 	counter(o, "journal_dropped_total",
-		"Log records journald did not take (lost while it was stalled, written to stderr while it was gone).",
+		"Log records journald or stderr did not take (journald's lost while it was stalled or written to stderr "
+		"while it was gone; stderr's lost while its reader stalled or after it left).",
 		s->journal_dropped);
 	gauge(o, "last_decision_timestamp_seconds",
 	      "Unix time of the last decision to change the value (a write, or in a dry run the write it would make).",
