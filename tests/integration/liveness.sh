@@ -1,8 +1,8 @@
 # shellcheck shell=bash
 # Sourced by tests/integration/run.sh (its helpers and fakes): what must not stop the
 # daemon or make it write over someone else's value at its exit: a change made just
-# before a stop, a notify socket nobody reads, a stderr pipe whose reader left, and
-# signals that come together or in a storm.
+# before a stop, a notify socket nobody reads, a stderr pipe whose reader left or stalls,
+# and signals that come together or in a storm.
 
 # all_stopped PID: every thread of the process is in the stopped state (T).
 all_stopped() {
@@ -186,6 +186,91 @@ stop_within 30 TERM || true
 check "SIGTERM ends it (broken stderr pipe)" test "$STOP_RC" != 124
 check "with exit 0, not death by SIGPIPE ($STOP_RC)" test "$STOP_RC" = 0
 check "and the original back (broken stderr pipe)" knob_is 60
+fake_meminfo 1000000 300000 50000 250000 0 100000 1000000 230000
+
+# --- a stderr pipe whose reader stalls ---------------------------------------------------
+# svlogd or s6-log on a full disk, a pipe nobody reads, a terminal after Ctrl-S: once the
+# pipe is full, a blocking write would hold the daemon in the middle of a poll, SIGTERM
+# unread and the original never restored. The reader (fd 7, held here) never reads; the
+# pipe is shrunk to one page so that verbose polls every 10 ms fill it at once.
+# pipe_shrink FIFO: F_SETPIPE_SZ (1031) to one page, through a description of its own.
+pipe_shrink() {
+	/usr/bin/python3 -c '
+import fcntl, os, sys
+fd = os.open(sys.argv[1], os.O_RDWR | os.O_NONBLOCK)
+fcntl.fcntl(fd, getattr(fcntl, "F_SETPIPE_SZ", 1031), 4096)
+' "$1"
+}
+# status_dropped: the count of log records not taken that `status` shows (0 if none).
+status_dropped() {
+	"$BIN" status 2>/dev/null | sed -n 's/.*log records journald or stderr did not take \([0-9]*\).*/\1/p' |
+		grep . || echo 0
+}
+dropped_above() { [ "$(status_dropped)" -gt "$1" ]; }
+printf '[policy]\nname = ck\n[limits]\nstep = 1\n[daemon]\ninterval_ms = 10\n' >"$CONF/stall.conf"
+set_knob 60
+mkfifo "$WORK/stallpipe"
+exec 7<>"$WORK/stallpipe"
+pipe_shrink "$WORK/stallpipe"
+"$BIN" --foreground -v -c "$CONF/stall.conf" 2>"$WORK/stallpipe" 7<&- &
+DPID=$!
+PIDS+=("$DPID")
+check "a stalled stderr reader: the lines it does not take are counted" wait_for 15 dropped_above 0
+fake_meminfo 1000000 300000 50000 250000 0 100000 1000000 500000
+check "and the polls go on (23 -> 40)" wait_for 15 knob_is 40
+fake_meminfo 1000000 300000 50000 250000 0 100000 1000000 230000
+check "and on (40 -> 23)" wait_for 15 knob_is 23
+n0=$(status_dropped)
+# The reader reads again. Each line that goes out after some were lost is preceded by a
+# note of how many (a short line may find room in the full pipe, after a long one did
+# not): once it reads, the notes account for every line lost, and lines follow, each whole.
+# notes_cover N: the notes on stall.log add up to at least N lines, and to one at least.
+notes_cover() {
+	awk -v n="$1" '/^autoswappiness: warning: stderr did not keep up: [0-9]+ records dropped$/ { s += $(NF - 2) }
+		END { exit !(s >= n && s > 0) }' "$WORK/stall.log"
+}
+: >"$WORK/stall.log"
+cat "$WORK/stallpipe" >"$WORK/stall.log" &
+CPID=$!
+PIDS+=("$CPID")
+check "when it reads again, the notes count the $n0 lines lost before" wait_for 15 notes_cover "$n0"
+check "  and lines follow" wait_for 15 bash -c "sed '1,/did not keep up/d' '$WORK/stall.log' |
+	grep -q '^autoswappiness: debug: swappiness stays'"
+kill "$CPID"
+wait "$CPID" 2>/dev/null || true
+check "no line is cut" bash -c "! grep -v '^autoswappiness: [a-z]*: ' '$WORK/stall.log'"
+# Stalled again, SIGTERM must still end it and put the original back.
+n1=$(status_dropped)
+check "stalled again" wait_for 15 dropped_above "$n1"
+stop_within 30 TERM || true
+check "SIGTERM ends it (stalled stderr pipe)" test "$STOP_RC" != 124
+check "with exit 0 ($STOP_RC)" test "$STOP_RC" = 0
+check "and the original back (stalled stderr pipe)" knob_is 60
+exec 7<&-
+set_knob 60
+# The same on a terminal: a pty whose master is held and never read, as after Ctrl-S.
+/usr/bin/python3 -c '
+import os, pty, sys, time
+m, s = pty.openpty()
+with open(sys.argv[1] + ".new", "w") as f:
+    f.write(os.ttyname(s))
+os.rename(sys.argv[1] + ".new", sys.argv[1])
+os.close(s)
+time.sleep(3600)
+' "$WORK/ptyname" &
+TPID=$!
+PIDS+=("$TPID")
+wait_for 15 test -s "$WORK/ptyname"
+"$BIN" --foreground -v -c "$CONF/stall.conf" 2>"$(cat "$WORK/ptyname")" &
+DPID=$!
+PIDS+=("$DPID")
+check "a stalled terminal: its lines are counted" wait_for 15 dropped_above 0
+fake_meminfo 1000000 300000 50000 250000 0 100000 1000000 500000
+check "and the polls go on (stalled terminal)" wait_for 15 knob_is 40
+stop_within 30 TERM || true
+check "SIGTERM ends it (stalled terminal, exit $STOP_RC)" test "$STOP_RC" = 0
+check "and the original back (stalled terminal)" knob_is 60
+kill "$TPID"
 fake_meminfo 1000000 300000 50000 250000 0 100000 1000000 230000
 
 # --- signals that come together, and a storm of SIGHUP ------------------------------------
