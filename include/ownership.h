@@ -31,7 +31,8 @@ void ownership_claim(const struct ownership_io *io, struct owner *o, int knob_va
 void ownership_expect(struct ownership_io *io, struct owner *o, int value);
 
 /* Reads the knob and restores the original if it is ours (the records then go;
- * if the write fails they stay for the next start). */
-void ownership_exit(const struct ownership_io *io, const struct owner *o);
+ * if the write fails they stay for the next start). Returns false when the
+ * restore failed: the exit then says so with its status. */
+bool ownership_exit(const struct ownership_io *io, const struct owner *o);
 
 #endif

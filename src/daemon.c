@@ -316,7 +316,10 @@ daemon_run(const struct daemon_options *opt, const struct config *cfg)
 	(void)notify_send("STOPPING=1");
 	if (r < 0)
 		journal_log(LOG_ERR, MSGID_ERROR, "event loop failed: %s", strerror(-r));
-	ownership_exit(&d.io, &d.own);
+	/* A failed restore is a failed stop: systemctl shows it, and the records
+	 * stay for the next start. */
+	if (!ownership_exit(&d.io, &d.own) && r >= 0)
+		r = -EIO;
 	publish_remove(d.opt.state_dir, d.state_fd, d.cfg.metrics_textfile);
 	journal_log(LOG_INFO, MSGID_STOP, "stopped");
 out:

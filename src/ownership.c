@@ -224,7 +224,7 @@ ownership_yield(const struct ownership_io *io, struct owner *o, int knob_value)
 	perform(io, o, owner_yield(o, knob_value), knob_value);
 }
 
-void
+bool
 ownership_exit(const struct ownership_io *io, const struct owner *o)
 {
 	unsigned todo;
@@ -241,5 +241,5 @@ ownership_exit(const struct ownership_io *io, const struct owner *o)
 			    o->expected, knob_value, knob_value);
 	if (todo & OWNER_NOTE_ALREADY_ORIGINAL)
 		journal_log(LOG_INFO, NULL, "swappiness is already the original %d", o->original);
-	perform(io, o, todo, knob_value);
+	return perform(io, o, todo, knob_value);
 }

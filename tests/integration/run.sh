@@ -1037,6 +1037,22 @@ stop_daemon TERM || true
 mount -o remount,bind,rw /proc/sys/vm/swappiness
 check "knob untouched under EROFS" knob_is 60
 
+# A restore that fails at the stop is a failed stop (systemctl shows it), and the record
+# stays, so that the next start restores the original.
+set_knob 60
+start_daemon -c "$CONF/fast.conf"
+check "a restore that will fail: first the daemon's 23" wait_for 15 knob_is 23
+mount -o remount,bind,ro /proc/sys/vm/swappiness
+stop_daemon TERM && rc=0 || rc=$?
+mount -o remount,bind,rw /proc/sys/vm/swappiness
+check "  the stop exits 1 (got $rc)" test "$rc" = 1
+check "  says why" log_has "failed to restore '/proc/sys/vm/swappiness' to 60: Read-only file system"
+check "  and keeps the record" test "$(cat $STATE/original 2>/dev/null)" = 60
+start_daemon -c "$CONF/fast.conf"
+check "  the next start takes it" wait_for 15 log_has "found '$STATE/original' = 60 .*will restore that"
+stop_daemon TERM || true
+check "  and its stop restores 60" knob_is 60
+
 # --- files others control, the daemon's hardening -----------------------------
 # In their own files: tests/integration/harden-files.sh, daemon-hardening.sh;
 # the adaptive cycle in tests/integration/adaptive.sh; --explain in explain.sh;
