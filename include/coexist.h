@@ -64,8 +64,9 @@ const char *coexist_source_name(enum coexist_source source);
 
 /*
  * Parses a value as the kernel parses what is written to a sysctl file
- * (proc_dointvec_minmax: a base-0 unsigned number, so "010" is 8) into
- * 0..200. Returns 0 and sets *ret, or -EINVAL.
+ * (proc_dointvec_minmax: a base-0 number, so "010" is 8, up to a blank after
+ * which the rest is ignored, so "10 # low" is 10; "-0" is 0) into 0..200.
+ * Returns 0 and sets *ret, or -EINVAL.
  */
 int coexist_parse_value(const char *s, size_t len, int *ret);
 

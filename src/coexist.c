@@ -61,13 +61,34 @@ key_is_swappiness(const char *k, size_t len)
 	return true;
 }
 
+/* The length of the start of s (len bytes) up to the kernel's blank after a
+ * number (proc_wspace_sep); a NUL byte is not one. */
+static size_t
+up_to_blank(const char *s, size_t len)
+{
+	size_t n = 0;
+
+	while (n < len && s[n] != ' ' && s[n] != '\t' && s[n] != '\n')
+		n++;
+	return n;
+}
+
 int
 coexist_parse_value(const char *s, size_t len, int *ret)
 {
-	char buf[32], *end;
+	char buf[22], *end; /* the kernel's TMPBUFLEN */
 	unsigned long v;
+	bool neg = len > 0 && s[0] == '-';
 
-	/* The kernel (proc_get_long) takes digits only: no sign, no blank. */
+	/* The kernel (__do_proc_dointvec, proc_get_long) reads one number for
+	 * an int: an optional '-', digits, then the end or a blank (' ', '\t',
+	 * '\n'), after which the rest is not read ("10 # low" sets 10); a
+	 * number up to 21 characters. */
+	if (neg) {
+		s++;
+		len--;
+	}
+	len = up_to_blank(s, len);
 	if (len == 0 || len >= sizeof(buf) || s[0] < '0' || s[0] > '9')
 		return -EINVAL;
 	memcpy(buf, s, len);
@@ -75,7 +96,8 @@ coexist_parse_value(const char *s, size_t len, int *ret)
 	errno = 0;
 	/* Base 0 as the kernel's strtoul_lenient(p, &p, 0, ...): "0x10" is 16. */
 	v = strtoul(buf, &end, 0);
-	if (errno != 0 || end != buf + len || v > COEXIST_VALUE_MAX)
+	/* Below the minimum 0: only "-0" is 0. */
+	if (errno != 0 || end != buf + len || v > COEXIST_VALUE_MAX || (neg && v != 0))
 		return -EINVAL;
 	*ret = (int)v;
 	return 0;

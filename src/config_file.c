@@ -84,6 +84,12 @@ check_line(struct loader *l, const char *s)
 		}
 		if (!config_section_known(name))
 			report(l, l->line, "unknown section %s", config_quote(name, true, quoted, sizeof(quoted)));
+		/* inih drops what follows the ']': "[limits] max = 50" would set
+		 * nothing and say nothing. The section itself still counts, so
+		 * that the keys after it are not blamed on the one before. */
+		close += strspn(close + 1, " \t\r") + 1;
+		if (*close != '\0' && *close != '\n' && *close != ';')
+			report(l, l->line, "text after the section's ']'");
 		return true;
 	}
 	/* Not configuration: its text is not repeated (the file may be anyone's). */
@@ -102,7 +108,8 @@ next_byte(struct loader *l)
 
 /* An fgets for inih that counts lines, reports overlong lines and syntax errors,
  * and strips indentation (inih would take an indented line as the continuation
- * of the previous value). */
+ * of the previous value; any blank counts, \f and \v as well, and the \r of a
+ * CR LF blank line). */
 static char *
 reader(char *str, int num, void *stream)
 {
@@ -139,7 +146,7 @@ reader(char *str, int num, void *stream)
 		strcpy(str, "\n");
 		return str;
 	}
-	s = str + strspn(str, " \t");
+	s = str + strspn(str, " \t\f\v\r");
 	if (s != str)
 		memmove(str, s, strlen(s) + 1);
 	if (!check_line(l, str))

@@ -56,8 +56,15 @@ test_sysctl_lines(void **state)
 		{ "; vm.swappiness = 10\n", -1 },
 		{ "   # vm.swappiness = 10\n", -1 },
 		{ "\t; vm.swappiness = 10\n", -1 },
-		/* An inline comment is part of the value, which the kernel refuses. */
-		{ "vm.swappiness = 10 # low\n", -1 },
+		/* The kernel reads one number up to a blank and not the rest:
+		 * what looks like an inline comment is ignored, and so is a
+		 * second number. */
+		{ "vm.swappiness = 10 # low\n", 10 },
+		{ "vm.swappiness = 10\t;low\n", 10 },
+		{ "vm.swappiness = 10 20\n", 10 },
+		{ "vm.swappiness = -0\n", 0 },
+		{ "vm.swappiness = 10#low\n", -1 },
+		{ "vm.swappiness = 000000000000000000000010\n", -1 },
 		/* Other keys, prefixes and suffixes. */
 		{ "vm.swappiness_x = 10\n", -1 },
 		{ "xvm.swappiness = 10\n", -1 },
@@ -74,7 +81,6 @@ test_sysctl_lines(void **state)
 		{ "vm.swappiness = 99999999999999999999999999\n", -1 },
 		{ "vm.swappiness = 18446744073709551616\n", -1 },
 		{ "vm.swappiness = 4294967306\n", -1 },
-		{ "vm.swappiness = 10 20\n", -1 },
 		{ "vm.swappiness = 10x\n", -1 },
 		{ "vm.swappiness = 08\n", -1 },
 		{ "vm.swappiness = \n", -1 },
@@ -151,7 +157,10 @@ test_parse_value(void **state)
 	v = 5;
 	assert_int_equal(coexist_parse_value("", 0, &v), -EINVAL);
 	assert_int_equal(coexist_parse_value(" 6", 2, &v), -EINVAL);
-	assert_int_equal(coexist_parse_value("6 ", 2, &v), -EINVAL);
+	assert_int_equal(coexist_parse_value("6 ", 2, &v), 0); /* the kernel stops at the blank */
+	assert_int_equal(v, 6);
+	assert_int_equal(coexist_parse_value("-6", 2, &v), -EINVAL);
+	assert_int_equal(coexist_parse_value("-", 1, &v), -EINVAL);
 	assert_int_equal(coexist_parse_value("0x", 2, &v), -EINVAL);
 	assert_int_equal(coexist_parse_value("0xc9", 4, &v), -EINVAL);
 	assert_int_equal(coexist_parse_value("123456789012345678901234567890123456", 36, &v), -EINVAL);

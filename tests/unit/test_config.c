@@ -187,6 +187,15 @@ test_defaults_and_comments(void **state)
 	assert_int_equal(c.max, 70);
 	assert_int_equal(e.n, 0);
 
+	/* Blank lines of a CR LF file are blank, and a line indented with \f or
+	 * \v is a key of its own (inih would take it for a continuation). */
+	c.max = 0;
+	c.step = 0;
+	assert_int_equal(config_file_load(DATA "crlf-blank.conf", false, &c, collect, &e), 0);
+	assert_int_equal(e.n, 0);
+	assert_int_equal(c.max, 70);
+	assert_int_equal(c.step, 2);
+
 	/* A UTF-8 byte order mark (Notepad's) is skipped, not taken for part
 	 * of the section line; bom.conf shows the line numbers stay right. */
 	c.max = 0;
