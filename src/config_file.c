@@ -56,6 +56,19 @@ report(struct loader *l, unsigned line, const char *fmt, ...)
 		l->on_error(l->userdata, full);
 }
 
+/* Whether line s has the '=' or ':' of a setting before any inline comment. */
+static bool
+has_separator(const char *s)
+{
+	for (const char *p = s; *p; p++) {
+		if (*p == '=' || *p == ':')
+			return true;
+		if (*p == ';' && p > s && (p[-1] == ' ' || p[-1] == '\t'))
+			return false;
+	}
+	return false;
+}
+
 /* Checks what inih would reject, so that every bad line is reported (inih keeps
  * only the first). Returns true when the line may go on to inih. */
 static bool
@@ -92,8 +105,10 @@ check_line(struct loader *l, const char *s)
 			report(l, l->line, "text after the section's ']'");
 		return true;
 	}
-	/* Not configuration: its text is not repeated (the file may be anyone's). */
-	if (!strchr(s, '=') && !strchr(s, ':')) {
+	/* Not configuration: its text is not repeated (the file may be anyone's).
+	 * As inih reads it, a ';' after a blank starts a comment, also before
+	 * the '=' ("max ;= 5" has none). */
+	if (!has_separator(s)) {
 		report(l, l->line, "expected 'key = value' or '[section]'");
 		return false;
 	}
@@ -484,7 +499,11 @@ config_file_load_info(const char *path, bool optional, struct config *ret, confi
 		info->main_absent = true;
 		r = 0;
 	} else if (r < 0) {
+		/* Refused, but its drop-ins' errors are reported too: every error
+		 * in one pass. */
 		failed(&l, path);
+		(void)load_dropins(&l, path, &n);
+		info->dropins = (unsigned)n;
 		return r;
 	}
 	r = load_dropins(&l, path, &n);

@@ -405,6 +405,34 @@ write_file(const char *path, const char *text, size_t len, mode_t mode)
  * file is refused, and so is one that others may write (the daemon is root).
  * Every drop-in is still looked at: all the errors in one pass.
  */
+/* A main file that is refused still has its drop-ins read for their errors:
+ * every error in one pass, the main file blamed. */
+static void
+test_refused_main_dropin_errors(void **state)
+{
+	static struct config_file_info info;
+	struct errors e = { .n = 0 };
+	char want[1024], cmd[128];
+	struct config c;
+
+	(void)state;
+	snprintf(scratch, sizeof(scratch), "/tmp/test_config.XXXXXX");
+	assert_non_null(mkdtemp(scratch));
+	write_file(at("a.conf"), "[limits]\nmax = 90\n", 0, 0666);
+	assert_int_equal(mkdir(at("a.conf.d"), 0755), 0);
+	write_file(at("a.conf.d/50-bad.conf"), "[limits]\nbogus = 1\n", 0, 0644);
+	assert_int_equal(config_file_load_info(at("a.conf"), false, &c, collect, &e, &info), -EPERM);
+	assert_string_equal(info.failed_path, at("a.conf"));
+	assert_int_equal(info.dropins, 1);
+	snprintf(want, sizeof(want),
+		 "%s/a.conf: mode 0666 (owner uid %u) lets group or others write it: a configuration file must be "
+		 "writable by its owner only\n%s/a.conf.d/50-bad.conf:2: unknown key 'bogus' in section '[limits]'\n",
+		 scratch, (unsigned)geteuid(), scratch);
+	assert_string_equal(e.text, want);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", scratch);
+	assert_int_equal(system(cmd), 0);
+}
+
 static void
 test_refused_files(void **state)
 {
@@ -556,6 +584,7 @@ main(void)
 		cmocka_unit_test(test_defaults_and_comments), cmocka_unit_test(test_missing_file),
 		cmocka_unit_test(test_set_every_key), cmocka_unit_test(test_validate), cmocka_unit_test(test_policy_auto),
 		cmocka_unit_test(test_dropins), cmocka_unit_test(test_refused_files),
+		cmocka_unit_test(test_refused_main_dropin_errors),
 	};
 
 	return cmocka_run_group_tests(tests, copy_fixtures, remove_fixtures);
