@@ -394,6 +394,7 @@ load_one(struct loader *l, const char *path, bool report_missing)
 {
 	char *data = NULL;
 	size_t len = 0;
+	unsigned errors = l->errors;
 	int r;
 
 	l->path = path;
@@ -416,6 +417,9 @@ load_one(struct loader *l, const char *path, bool report_missing)
 	}
 	if (r > 0 && l->errors == 0)
 		report(l, (unsigned)r, "syntax error");
+	/* The first file with an error is the one to blame (--explain). */
+	if (l->errors > errors)
+		failed(l, path);
 	return 0;
 }
 

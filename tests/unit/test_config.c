@@ -227,6 +227,7 @@ test_missing_file(void **state)
 static void
 test_dropins(void **state)
 {
+	static struct config_file_info info;
 	struct errors e = { .n = 0 };
 	char want[1024];
 	struct config c;
@@ -247,6 +248,11 @@ test_dropins(void **state)
 	read_expected("dropin-bad", DATA "dropin-bad.conf", want, sizeof(want));
 	if (strcmp(e.text, want) != 0)
 		fail_msg("got\n%swant\n%s", e.text, want);
+	/* The file --explain blames is the first with an error, not the main
+	 * file, which may not even exist. */
+	e.text[0] = '\0';
+	assert_int_equal(config_file_load_info(DATA "dropin-bad.conf", false, &c, collect, &e, &info), -EINVAL);
+	assert_string_equal(info.failed_path, DATA "dropin-bad.conf.d/20-b.conf");
 }
 
 static void
