@@ -69,10 +69,21 @@ has_separator(const char *s)
 	return false;
 }
 
-/* Checks what inih would reject, so that every bad line is reported (inih keeps
- * only the first). Returns true when the line may go on to inih. */
+/* A section line that is reported as broken goes on to inih as a section that
+ * no name matches: the keys after it are ignored (their section is the broken
+ * one), not blamed on the section before it. */
 static bool
-check_line(struct loader *l, const char *s)
+broken_section(char *s)
+{
+	strcpy(s, "[\x7f]\n");
+	return true;
+}
+
+/* Checks what inih would reject, so that every bad line is reported (inih keeps
+ * only the first). Returns true when the line (which it may rewrite, as
+ * broken_section does) may go on to inih. */
+static bool
+check_line(struct loader *l, char *s)
 {
 	if (*s == '\0' || *s == '\n' || *s == ';' || *s == '#')
 		return true;
@@ -83,7 +94,7 @@ check_line(struct loader *l, const char *s)
 
 		if (!close) {
 			report(l, l->line, "expected ']' to close the section name");
-			return false;
+			return broken_section(s);
 		}
 		/* Longer than any section: quoted as its length alone. */
 		n = (size_t)(close - s - 1);
@@ -93,7 +104,7 @@ check_line(struct loader *l, const char *s)
 		name[n] = '\0';
 		if (n > CONFIG_QUOTE_MAX) {
 			report(l, l->line, "unknown section (%zu bytes, not shown)", (size_t)(close - s - 1));
-			return false;
+			return broken_section(s);
 		}
 		if (!config_section_known(name))
 			report(l, l->line, "unknown section %s", config_quote(name, true, quoted, sizeof(quoted)));
