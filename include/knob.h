@@ -48,6 +48,8 @@ enum knob_record {
 				 the memory cgroups following the daemon hold */
 	KNOB_RECORD_WRITTEN,  /* "written": what the knob holds as the daemon left it (its
 				 last write), to tell it from a value set since */
+	KNOB_RECORD_WRITING,  /* "writing": the value about to be written, recorded before
+				 the write, so that a crash right after it is no value set since */
 };
 
 /* Returns the record's file name in the state directory. */

@@ -11,6 +11,7 @@ struct owner {
 	int original;  /* what to restore on exit */
 	int expected;  /* what the knob should hold: our last write, or what we found;
 			  recorded as "written" while the knob is ours */
+	int writing;   /* the value about to be written, recorded as "writing" before */
 	bool owns_knob; /* the original is recorded: restore it on exit */
 	bool yielded;  /* someone else set the knob: hands off until reload */
 	bool dry_run;
@@ -26,22 +27,27 @@ struct owner_records {
 	int original_r, original;
 	int yielded_r, yielded;
 	int written_r, written; /* -ENOENT also from a version that did not keep it */
-	char original_why[80], yielded_why[80], written_why[80];
+	int writing_r, writing; /* likewise; only a readable one of root's counts */
+	char original_why[80], yielded_why[80], written_why[80], writing_why[80];
 };
 
 /*
  * What a transition asks the caller to do, in this order: write o->original to
  * the knob (and stop there if that fails: the records stay for the next start);
  * make the cgroups that follow go to o->original; remove the "original"
- * record; remove the "written" record; record o->expected as written; record
- * o->original; remove the "yielded" record; record o->cg_value as yielded. The
- * OWNER_NOTE_* bits only say what happened, for the log.
+ * record; remove the "written" record; record o->expected as written; remove
+ * the "writing" record; record o->original; remove the "yielded" record;
+ * record o->cg_value as yielded (OWNER_SAVE_WRITING, o->writing as writing,
+ * comes alone). The OWNER_NOTE_* bits only say what happened, for the log.
  *
  * "written" says what the knob held as the daemon left it, so that a start
  * after a crash can tell the crashed instance's last write (its original is
  * restored) from a value someone set since (that value is the original). It is
  * recorded before "original" and removed after it: a crash in between leaves
  * no "original", and the knob's value becomes the original, as it should.
+ * "writing" is recorded before each write of the knob (owner_will_write) and
+ * removed once "written" holds that value: a crash between the write and
+ * "written" leaves the knob at "writing", still the crashed instance's own.
  */
 enum {
 	OWNER_RESTORE = 1u << 0,
@@ -63,11 +69,14 @@ enum {
 						  last write: its original is dropped */
 	OWNER_NOTE_WRITTEN_IGNORED = 1u << 16, /* "written" untrusted or unreadable: the original
 						  is trusted, as without the record */
+	OWNER_REMOVE_WRITING = 1u << 17,
+	OWNER_SAVE_WRITING = 1u << 18,
 };
 
 /* Start with the knob holding knob_value. A real run takes charge (records
  * left by an instance that did not exit cleanly win, the original only while
- * the knob holds what that instance last wrote, or without a "written" record,
+ * the knob holds what that instance last wrote or was about to write
+ * ("written" or "writing"), or without a "written" record,
  * as an older version left them); a dry run owns nothing and leaves the
  * records for the next real start. */
 unsigned owner_start(struct owner *o, int knob_value, bool dry_run, const struct owner_records *rec);
@@ -76,9 +85,13 @@ unsigned owner_start(struct owner *o, int knob_value, bool dry_run, const struct
  * while there is something to restore (after a reload into it). */
 bool owner_changed_elsewhere(const struct owner *o, int knob_value);
 
+/* The daemon is about to write value to the knob. Returns OWNER_SAVE_WRITING
+ * when the knob is ours, else 0. */
+unsigned owner_will_write(struct owner *o, int value);
+
 /* From now on the knob should hold value: the daemon wrote it, or, in override
- * mode, takes someone else's value as its own. Returns OWNER_SAVE_WRITTEN when
- * the knob is ours, else 0. */
+ * mode, takes someone else's value as its own. Returns OWNER_SAVE_WRITTEN |
+ * OWNER_REMOVE_WRITING when the knob is ours, else 0. */
 unsigned owner_expect(struct owner *o, int value);
 
 /* Someone else set the knob to knob_value: hands off until a reload, also

@@ -17,6 +17,7 @@ struct ownership_io {
 	void (*follow)(void *userdata, int value);
 	void *userdata;
 	int written_err; /* the last failure to record "written" at a write, logged once */
+	int writing_err; /* likewise "writing" */
 };
 
 /* Each reads the records it needs, runs the transition of the same name in
@@ -26,8 +27,13 @@ void ownership_reload(const struct ownership_io *io, struct owner *o, bool dry_r
 void ownership_yield(const struct ownership_io *io, struct owner *o, int knob_value);
 void ownership_claim(const struct ownership_io *io, struct owner *o, int knob_value);
 
+/* owner_will_write: the daemon is about to write value to the knob; records
+ * it as "writing" while the knob is ours. */
+void ownership_will_write(struct ownership_io *io, struct owner *o, int value);
+
 /* owner_expect: the knob should hold value (the daemon wrote it, or takes it
- * over in override mode); records it as "written" while the knob is ours. */
+ * over in override mode); records it as "written" while the knob is ours, then
+ * removes "writing". */
 void ownership_expect(struct ownership_io *io, struct owner *o, int value);
 
 /* Reads the knob and restores the original if it is ours (the records then go;

@@ -25,6 +25,9 @@ enum {
 /* Warns when the configured limits are above what this kernel accepts. */
 void writer_warn_limits(const struct config *cfg, int kernel_max);
 
+/* Whether writer_write would try a write now: it is not backing off. */
+bool writer_will_write(const struct writer *w);
+
 /* Writes value to k unless backing off. Returns WRITER_* or, after a failure
  * (logged once until it changes), a negative errno. */
 int writer_write(struct writer *w, struct knob *k, int value, int *kernel_max);

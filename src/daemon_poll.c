@@ -189,6 +189,10 @@ act(struct daemon *d, const struct decision *dn, int current)
 		notify_status(&d->status, "dry run: swappiness would be %d (%s: %s)", dec->value, pname, pr->reason);
 		return;
 	}
+	/* Write-ahead: a crash between the write and "written" leaves "writing"
+	 * naming the value as ours (owner.h). */
+	if (writer_will_write(&d->writer))
+		ownership_will_write(&d->io, &d->own, dec->value);
 	r = writer_write(&d->writer, &d->knob, dec->value, &d->kernel_max);
 	if (r < 0) {
 		d->st.errors++;

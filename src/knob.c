@@ -124,6 +124,8 @@ knob_record_name(enum knob_record rec)
 		return "yielded";
 	case KNOB_RECORD_WRITTEN:
 		return "written";
+	case KNOB_RECORD_WRITING:
+		return "writing";
 	case KNOB_RECORD_ORIGINAL:
 	default:
 		return "original";

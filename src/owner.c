@@ -4,19 +4,23 @@
 
 /* Which original to restore. The one an instance that did not exit cleanly
  * recorded applies while the knob holds that instance's last write
- * ("written"), or someone else's value it had yielded to (yielding); a value
- * other than its last write was set since (`sysctl -w` while no instance ran),
- * and that value is the original now. Without a "written" record (an older
- * version's) or with one that cannot be trusted, the recorded original is
- * trusted, as before. Without a recorded original, the knob's value is it. */
+ * ("written"), the write it was making ("writing": killed before "written"
+ * followed), or someone else's value it had yielded to (yielding); any other
+ * value was set since (`sysctl -w` while no instance ran), and that value is
+ * the original now. Without a "written" record (an older version's) or with
+ * one that cannot be trusted, the recorded original is trusted, as before; an
+ * untrusted or unreadable "writing" is none. Without a recorded original, the
+ * knob's value is it. */
 static unsigned
 take_original(struct owner *o, int knob_value, const struct owner_records *rec, bool yielding)
 {
+	bool ours = rec->written == knob_value || (rec->writing_r == 0 && rec->writing == knob_value);
+
 	if (rec->original_r != 0) {
 		o->original = knob_value;
 		return OWNER_SAVE_ORIGINAL;
 	}
-	if (!yielding && rec->written_r == 0 && rec->written != knob_value) {
+	if (!yielding && rec->written_r == 0 && !ours) {
 		o->original = knob_value;
 		return OWNER_NOTE_ORIGINAL_STALE | OWNER_REMOVE_ORIGINAL | OWNER_SAVE_ORIGINAL;
 	}
@@ -37,7 +41,7 @@ claim(struct owner *o, int knob_value, const struct owner_records *rec)
 	 * read, says that someone else is in charge; one that others could have
 	 * made (a FIFO, a file of another user's) says nothing, and goes. */
 	bool yielding = rec->yielded_r != -ENOENT && rec->yielded_r != -EPERM;
-	unsigned todo = OWNER_NOTE_CLAIMED | OWNER_SAVE_WRITTEN;
+	unsigned todo = OWNER_NOTE_CLAIMED | OWNER_SAVE_WRITTEN | OWNER_REMOVE_WRITING;
 
 	o->cg_value = knob_value;
 	o->owns_knob = true;
@@ -76,10 +80,17 @@ owner_changed_elsewhere(const struct owner *o, int knob_value)
 }
 
 unsigned
+owner_will_write(struct owner *o, int value)
+{
+	o->writing = value;
+	return o->owns_knob ? OWNER_SAVE_WRITING : 0;
+}
+
+unsigned
 owner_expect(struct owner *o, int value)
 {
 	o->expected = value;
-	return o->owns_knob ? OWNER_SAVE_WRITTEN : 0;
+	return o->owns_knob ? OWNER_SAVE_WRITTEN | OWNER_REMOVE_WRITING : 0;
 }
 
 unsigned
@@ -109,6 +120,7 @@ end_yield(struct owner *o, int knob_value)
 	} else {
 		todo |= OWNER_REMOVE_WRITTEN;
 	}
+	todo |= OWNER_REMOVE_WRITING;
 	return todo | OWNER_REMOVE_YIELDED;
 }
 
@@ -177,5 +189,6 @@ owner_exit(const struct owner *o, int knob_value)
 	 * record goes first: a crash in between leaves the yield, which keeps the
 	 * next start off the knob, rather than the original alone, which would
 	 * have it written back over someone else's value. */
-	return todo | OWNER_FOLLOW_ORIGINAL | OWNER_REMOVE_ORIGINAL | OWNER_REMOVE_WRITTEN | OWNER_REMOVE_YIELDED;
+	return todo | OWNER_FOLLOW_ORIGINAL | OWNER_REMOVE_ORIGINAL | OWNER_REMOVE_WRITTEN | OWNER_REMOVE_WRITING |
+	       OWNER_REMOVE_YIELDED;
 }

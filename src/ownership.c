@@ -30,26 +30,34 @@ save_record(const struct ownership_io *io, enum knob_record rec, int value, cons
 			    knob_record_name(rec), strerror(-r), consequence);
 }
 
-/* Records value as the one the knob holds as the daemon left it. A failure
- * removes the record (a stale one would have a restart after a crash take the
- * crashed instance's own write for someone else's; none has it trust
- * "original", as before there was one) and is logged once until it changes in
- * *last. */
+/* Records value as the one the knob holds as the daemon left it ("written")
+ * or is about to ("writing"). A failure removes the record (a stale "written"
+ * would have a restart after a crash take the crashed instance's own write for
+ * someone else's; none has it trust "original", as before there was one; a
+ * stale "writing" could match a value set since) and is logged once until it
+ * changes in *last. */
 static void
-save_written(const struct ownership_io *io, int value, int *last)
+save_tracking(const struct ownership_io *io, enum knob_record rec, int value, int *last)
 {
+	const char *name = knob_record_name(rec);
 	int r;
 
-	r = knob_record_save(io->state_fd, KNOB_RECORD_WRITTEN, value);
+	r = knob_record_save(io->state_fd, rec, value);
 	if (r == 0) {
-		journal_log_once(last, 0, LOG_INFO, NULL, "recording in '%s/written' works again", io->state_dir);
+		journal_log_once(last, 0, LOG_INFO, NULL, "recording in '%s/%s' works again", io->state_dir, name);
 		return;
 	}
-	remove_record(io, KNOB_RECORD_WRITTEN);
-	journal_log_once(last, r, LOG_WARNING, MSGID_ERROR,
-			 "failed to record the value written in '%s/written': %s; a restart after a crash "
-			 "trusts '%s/original' whatever the knob holds",
-			 io->state_dir, strerror(-r), io->state_dir);
+	remove_record(io, rec);
+	if (rec == KNOB_RECORD_WRITTEN)
+		journal_log_once(last, r, LOG_WARNING, MSGID_ERROR,
+				 "failed to record the value written in '%s/written': %s; a restart after a crash "
+				 "trusts '%s/original' whatever the knob holds",
+				 io->state_dir, strerror(-r), io->state_dir);
+	else
+		journal_log_once(last, r, LOG_WARNING, MSGID_ERROR,
+				 "failed to record the value about to be written in '%s/%s': %s; a restart after a "
+				 "crash right after the write takes that value for the original",
+				 io->state_dir, name, strerror(-r));
 }
 
 /* The records an instance that did not exit cleanly left behind. */
@@ -62,6 +70,8 @@ load_records(const struct ownership_io *io, struct owner_records *rec)
 					  sizeof(rec->yielded_why));
 	rec->written_r = knob_record_load(io->state_fd, KNOB_RECORD_WRITTEN, &rec->written, rec->written_why,
 					  sizeof(rec->written_why));
+	rec->writing_r = knob_record_load(io->state_fd, KNOB_RECORD_WRITING, &rec->writing, rec->writing_why,
+					  sizeof(rec->writing_why));
 }
 
 /* Why a record was not used, for the log. */
@@ -115,7 +125,9 @@ perform(const struct ownership_io *io, const struct owner *o, unsigned todo, int
 	if (todo & OWNER_REMOVE_WRITTEN)
 		remove_record(io, KNOB_RECORD_WRITTEN);
 	if (todo & OWNER_SAVE_WRITTEN)
-		save_written(io, o->expected, &written_err);
+		save_tracking(io, KNOB_RECORD_WRITTEN, o->expected, &written_err);
+	if (todo & OWNER_REMOVE_WRITING)
+		remove_record(io, KNOB_RECORD_WRITING);
 	if (todo & OWNER_SAVE_ORIGINAL)
 		save_record(io, KNOB_RECORD_ORIGINAL, o->original, "a crash would lose it");
 	if (todo & OWNER_REMOVE_YIELDED)
@@ -212,10 +224,21 @@ ownership_claim(const struct ownership_io *io, struct owner *o, int knob_value)
 }
 
 void
+ownership_will_write(struct ownership_io *io, struct owner *o, int value)
+{
+	if (owner_will_write(o, value) & OWNER_SAVE_WRITING)
+		save_tracking(io, KNOB_RECORD_WRITING, value, &io->writing_err);
+}
+
+void
 ownership_expect(struct ownership_io *io, struct owner *o, int value)
 {
-	if (owner_expect(o, value) & OWNER_SAVE_WRITTEN)
-		save_written(io, value, &io->written_err);
+	unsigned todo = owner_expect(o, value);
+
+	if (todo & OWNER_SAVE_WRITTEN)
+		save_tracking(io, KNOB_RECORD_WRITTEN, value, &io->written_err);
+	if (todo & OWNER_REMOVE_WRITING)
+		remove_record(io, KNOB_RECORD_WRITING);
 }
 
 void

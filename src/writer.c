@@ -16,6 +16,12 @@ writer_warn_limits(const struct config *cfg, int kernel_max)
 			    kernel_max);
 }
 
+bool
+writer_will_write(const struct writer *w)
+{
+	return w->backoff_left == 0;
+}
+
 int
 writer_write(struct writer *w, struct knob *k, int value, int *kernel_max)
 {

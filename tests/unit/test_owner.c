@@ -2,7 +2,7 @@
  * the integration tests drive through the real daemon (yield then reload,
  * reload into and out of a dry run, a yield during a dry run, the records a
  * crashed instance left, and the exit after each). A small fake world (the
- * knob, the three records, the cgroups that follow) carries out what each
+ * knob, the four records, the cgroups that follow) carries out what each
  * transition asks for, in owner.h's order, as ownership.c does. */
 #include <errno.h>
 #include <setjmp.h>
@@ -17,8 +17,8 @@
 
 struct world {
 	int knob;
-	bool has_original, has_yielded, has_written;
-	int original, yielded, written; /* the records' contents */
+	bool has_original, has_yielded, has_written, has_writing;
+	int original, yielded, written, writing; /* the records' contents */
 	int cg;		       /* what the cgroups that follow hold */
 	bool restore_fails;
 };
@@ -33,6 +33,8 @@ records_of(const struct world *w)
 		.yielded = w->has_yielded ? w->yielded : -1,
 		.written_r = w->has_written ? 0 : -ENOENT,
 		.written = w->has_written ? w->written : -1,
+		.writing_r = w->has_writing ? 0 : -ENOENT,
+		.writing = w->has_writing ? w->writing : -1,
 	};
 }
 
@@ -55,6 +57,8 @@ apply(struct world *w, const struct owner *o, unsigned todo)
 		w->has_written = true;
 		w->written = o->expected;
 	}
+	if (todo & OWNER_REMOVE_WRITING)
+		w->has_writing = false;
 	if (todo & OWNER_SAVE_ORIGINAL) {
 		w->has_original = true;
 		w->original = o->original;
@@ -64,6 +68,10 @@ apply(struct world *w, const struct owner *o, unsigned todo)
 	if (todo & OWNER_SAVE_YIELDED) {
 		w->has_yielded = true;
 		w->yielded = o->cg_value;
+	}
+	if (todo & OWNER_SAVE_WRITING) {
+		w->has_writing = true;
+		w->writing = o->writing;
 	}
 }
 
@@ -87,11 +95,13 @@ reload(struct owner *o, struct world *w, bool dry_run)
 	return todo;
 }
 
-/* The loop writes value (as poll_once does after a successful write). */
+/* The loop writes value (as act() does: "writing" first, then the knob, then
+ * "written"). */
 static void
 write_knob(struct owner *o, struct world *w, int value)
 {
 	assert_false(owner_changed_elsewhere(o, w->knob));
+	apply(w, o, owner_will_write(o, value));
 	w->knob = value;
 	apply(w, o, owner_expect(o, value));
 	w->cg = value;
@@ -829,6 +839,76 @@ test_end_yield_written(void **state)
 	assert_false(w.has_written);
 }
 
+/* SIGKILL at each point of a write of 23 over 40 (the original 60): before
+ * "writing", after it, after the knob write (the gap: "written" still says
+ * 40, and the knob's 23 was taken for someone else's value and restored over
+ * 60), after "written", after "writing" goes. The restart always restores 60. */
+static void
+test_crash_at_each_step_of_a_write(void **state)
+{
+	(void)state;
+	for (int kill_after = 0; kill_after <= 4; kill_after++) {
+		struct world w = { .knob = 60, .cg = 60 };
+		struct owner o;
+		unsigned expect;
+
+		start(&o, &w, false);
+		write_knob(&o, &w, 40);
+		if (kill_after >= 1)
+			apply(&w, &o, owner_will_write(&o, 23));
+		if (kill_after >= 2)
+			w.knob = 23;
+		expect = owner_expect(&o, 23);
+		if (kill_after >= 3)
+			apply(&w, &o, expect & OWNER_SAVE_WRITTEN);
+		if (kill_after >= 4)
+			apply(&w, &o, expect & OWNER_REMOVE_WRITING);
+		/* SIGKILL; systemd restarts the daemon. */
+		assert_true(start(&o, &w, false) & OWNER_NOTE_FOUND_ORIGINAL);
+		assert_int_equal(o.original, 60);
+		assert_false(w.has_writing);
+		assert_int_equal(w.written, w.knob);
+		exit_(&o, &w);
+		assert_int_equal(w.knob, 60);
+		assert_false(w.has_original || w.has_written || w.has_writing);
+	}
+}
+
+/* A write that failed leaves "writing" with the knob at "written": trusted.
+ * Neither record matching the knob is a value set since, as without
+ * "writing"; one that cannot be trusted or read names nothing as ours. */
+static void
+test_start_writing_record(void **state)
+{
+	const struct world crashed = { .knob = 40, .has_original = true, .original = 60, .has_written = true,
+				       .written = 40, .has_writing = true, .writing = 23, .cg = 40 };
+	struct world w = crashed;
+	struct owner_records rec;
+	struct owner o;
+	unsigned todo;
+
+	(void)state;
+	assert_true(start(&o, &w, false) & OWNER_NOTE_FOUND_ORIGINAL);
+	assert_int_equal(o.original, 60);
+	assert_false(w.has_writing);
+	w = crashed;
+	w.knob = 30;
+	todo = start(&o, &w, false);
+	assert_true(todo & OWNER_NOTE_ORIGINAL_STALE);
+	assert_int_equal(o.original, 30);
+	assert_false(w.has_writing);
+	w = crashed;
+	w.knob = 23;
+	rec = records_of(&w);
+	rec.writing_r = -EPERM;
+	assert_true(owner_start(&o, w.knob, false, &rec) & OWNER_NOTE_ORIGINAL_STALE);
+	assert_int_equal(o.original, 23);
+	/* A dry run writes nothing and records nothing. */
+	w = (struct world){ .knob = 60, .cg = 60 };
+	start(&o, &w, true);
+	assert_int_equal(owner_will_write(&o, 23), 0);
+}
+
 int
 main(void)
 {
@@ -861,6 +941,8 @@ main(void)
 		cmocka_unit_test(test_start_yielded_ignores_written),
 		cmocka_unit_test(test_reload_out_of_dry_run_finds_stale_original),
 		cmocka_unit_test(test_end_yield_written),
+		cmocka_unit_test(test_crash_at_each_step_of_a_write),
+		cmocka_unit_test(test_start_writing_record),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
