@@ -16,12 +16,16 @@
  *   FAULT_READBACK_ERRNO=[W:]EIO          every write to it (of W only, with W:)
  *                                         goes in, and the next pread(2) of it
  *                                         (the writer's readback) fails with EIO
+ *   FAULT_KILL_AFTER_WRITE=N              the N-th write to it goes in, and the
+ *                                         process gets SIGKILL right after (a
+ *                                         crash before anything else happens)
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -149,10 +153,18 @@ ssize_t
 write(int fd, const void *buf, size_t len)
 {
 	static ssize_t (*real_write)(int, const void *, size_t);
-	const char *above = getenv("FAULT_EINVAL_ABOVE");
+	static int writes;
+	const char *above = getenv("FAULT_EINVAL_ABOVE"), *kill_after = getenv("FAULT_KILL_AFTER_WRITE");
 
 	if (!real_write)
 		real_write = (ssize_t(*)(int, const void *, size_t))dlsym(RTLD_NEXT, "write");
+	if (kill_after && fd > 2 && fd_is_fault_path(fd)) {
+		ssize_t w = real_write(fd, buf, len);
+
+		if (w >= 0 && ++writes == atoi(kill_after))
+			raise(SIGKILL);
+		return w;
+	}
 	if (above && fd > 2 && len < 16 && fd_is_fault_path(fd)) {
 		char v[16];
 

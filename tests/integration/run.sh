@@ -993,6 +993,22 @@ out=$(LD_PRELOAD="$WORK/fault.so" FAULT_PATH=/proc/sys/vm/swappiness FAULT_READB
 check "--once: a write whose readback fails is written" test "${out##* }" = written=yes
 check "--once: and warns" grep -q "wrote 23 to '/proc/sys/vm/swappiness' but cannot read it back" "$WORK/err"
 
+# SIGKILL right after a write of the knob, before 'written' follows (systemd
+# restarts the daemon): the knob holds the daemon's own 23, recorded as 'writing'
+# beforehand, so the restart restores 60, not 23 taken for someone else's value.
+set_knob 60
+start_faulty FAULT_KILL_AFTER_WRITE=1 "$CONF/fast.conf"
+check "SIGKILL right after a write" wait_for 15 exited "$DPID"
+wait "$DPID" || true
+check "  leaves the knob at 23, 'written' at 60, 'writing' at 23" \
+	test "$(knob)/$(cat $STATE/written)/$(cat $STATE/writing)" = 23/60/23
+start_daemon -c "$CONF/fast.conf"
+check "  the restart trusts the original" wait_for 15 log_has "found '$STATE/original' = 60 .*will restore that"
+check "  and removes 'writing'" wait_for 15 test ! -e $STATE/writing
+stop_daemon TERM || true
+check "  the stop restores the true original 60" knob_is 60
+check "  and removes the records" test ! -e $STATE/original -a ! -e $STATE/written -a ! -e $STATE/writing
+
 # cgroup v1: existing memory cgroups keep their own swappiness; with
 # cgroup_v1_follow they follow each write and the restore, otherwise a warning.
 mkdir -p "$WORK/cg/a/b" "$WORK/cg/c"
