@@ -14,7 +14,9 @@
 static unsigned
 take_original(struct owner *o, int knob_value, const struct owner_records *rec, bool yielding)
 {
-	bool ours = rec->written == knob_value || (rec->writing_r == 0 && rec->writing == knob_value);
+	/* A value counts only from a record that was read. */
+	bool ours = (rec->written_r == 0 && rec->written == knob_value) ||
+		    (rec->writing_r == 0 && rec->writing == knob_value);
 
 	if (rec->original_r != 0) {
 		o->original = knob_value;

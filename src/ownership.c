@@ -197,7 +197,7 @@ perform_with_records(const struct ownership_io *io, const struct owner *o, unsig
 void
 ownership_start(const struct ownership_io *io, struct owner *o, int knob_value, bool dry_run)
 {
-	struct owner_records rec;
+	struct owner_records rec = { 0 };
 
 	load_records(io, &rec);
 	perform_with_records(io, o, owner_start(o, knob_value, dry_run, &rec), &rec, knob_value);
@@ -206,7 +206,7 @@ ownership_start(const struct ownership_io *io, struct owner *o, int knob_value, 
 void
 ownership_reload(const struct ownership_io *io, struct owner *o, bool dry_run, int knob_value)
 {
-	struct owner_records rec;
+	struct owner_records rec = { 0 };
 
 	load_records(io, &rec);
 	perform_with_records(io, o, owner_reload(o, dry_run, knob_value, &rec), &rec, knob_value);
@@ -215,7 +215,7 @@ ownership_reload(const struct ownership_io *io, struct owner *o, bool dry_run, i
 void
 ownership_claim(const struct ownership_io *io, struct owner *o, int knob_value)
 {
-	struct owner_records rec;
+	struct owner_records rec = { 0 };
 
 	load_records(io, &rec);
 	journal_log(LOG_NOTICE, NULL, "'%s' readable again: taking charge of it at %d", KPATH_SWAPPINESS,
