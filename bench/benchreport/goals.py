@@ -44,3 +44,54 @@ def lines(data, checks, reach=None):
         if cs:
             out.append(f"- **{data.title(swap)}**: {_clauses(cs, (reach or {}).get(swap))}.")
     return out + [""]
+
+
+def _and(items):
+    """'a', 'a and b', 'a, b and c'."""
+    items = list(items)
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def in_short(data, checks, reach=None):
+    """One paragraph that answers 'is it worth running?' before any table: in how many LRU and swap
+    modes the shipped default clearly beats 60 on average (target 1), on which workloads it clearly
+    loses to 60 (target 2), and where it does not win, whether a fixed value chosen for each
+    workload with hindsight (the oracle, reach) clearly beats 60 there: if not, what swappiness
+    can buy on these workloads is inside the noise. [] without checks."""
+    if not checks:
+        return []
+    k60, bound = model.KERNEL_DEFAULT, model.TARGET_WIN60_HIGH_BELOW
+    modes = [m for m in data.swaps if any(c.swap == m for c in checks)]
+    name = {m: data.title(m).replace(", ", " under the ") for m in modes}
+    won = [m for m in modes if any(c.swap == m and c.key == "1" and c.met for c in checks)]
+    lost = [(m, c) for m in modes for c in checks if c.swap == m and c.key == "2" and c.workloads]
+    kind = "LRU and swap modes" if data.lru_named() else "swap modes"
+    if len(won) == len(modes):
+        what = f"in {'both' if len(modes) == 2 else f'all {len(modes)}'} {kind}" if len(modes) > 1 else f"in {name[modes[0]]}"
+        s = f"the shipped default clearly beats the kernel's {k60} on average {what}"
+    elif not won:
+        s = (f"the shipped default clearly beats the kernel's {k60} on average in "
+             + (f"neither {kind[:-1]}" if len(modes) == 2 else f"none of the {len(modes)} {kind}")
+             if len(modes) > 1 else f"the shipped default does not clearly beat the kernel's {k60} on average in {name[modes[0]]}")
+    else:
+        s = (f"the shipped default clearly beats the kernel's {k60} on average in {_and(name[m] for m in won)}, "
+             f"not in {_and(name[m] for m in modes if m not in won)}")
+    if lost:
+        s += ("; it clearly loses to it on " + _and(
+            f"{_and(c.workloads)} in {name[m]}" for m, c in lost))
+    else:
+        s += f", and it clearly loses to {k60} on no workload"
+    s += "."
+    rest = [m for m in modes if m not in won and (reach or {}).get(m) is not None and reach[m].high is not None]
+    clear = [m for m in rest if reach[m].high < bound]
+    if rest:
+        hind = "a fixed value chosen for each workload with hindsight"
+        if clear:
+            s += (f" Where it does not, {hind} clearly beats {k60} in " + _and(
+                f"{name[m]} ({fmt_ci(reach[m].ratio, reach[m].low, reach[m].high)})" for m in clear))
+            s += (f", and in none of the others: on these workloads, what vm.swappiness can buy over {k60} there "
+                  "stays inside the measurement's noise." if len(clear) < len(rest) else ".")
+        else:
+            s += (f" Neither does {hind} ({_and(f'{fmt_ci(reach[m].ratio, reach[m].low, reach[m].high)} in {name[m]}' for m in rest)}): "
+                  f"on these workloads, what vm.swappiness can buy over {k60} there stays inside the measurement's noise.")
+    return [f"**In short**: {s}", ""]

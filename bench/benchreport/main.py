@@ -117,8 +117,9 @@ def run(rdir, bdir, shipped_conf=SHIPPED_CONF):
     if data.host.get("quick") != "1":
         rel = os.path.relpath(os.path.join(bench_abs, "plots"), top)
         reach = {m: o.geo for m in data.swaps for o in [oracle.oracle(res, m, True)] if o is not None and o.geo}
-        words = goals.lines(data, checks.get(model.label(data.shipped), []), reach)
-        readme.update(os.path.join(top, "README.md"), readme.block(data, head, pl.get("summary"), rel, words))
+        mine = checks.get(model.label(data.shipped), [])
+        readme.update(os.path.join(top, "README.md"), readme.block(data, head, pl.get("summary"), rel, goals.lines(
+            data, mine, reach), goals.in_short(data, mine, reach)))
     print(f"report.py: wrote {os.path.join(bdir, 'RESULTS.md')}, {len(os.listdir(os.path.join(bdir, 'plots')))} plots, "
           f"default policy {choice or 'none'}")
 

@@ -5,9 +5,10 @@ import os
 BEGIN, END = "<!-- bench:begin -->", "<!-- bench:end -->"
 
 
-def block(data, headline_lines, summary_png, plots_rel, goal_lines=()):
-    """The lines between the markers: where the figures come from, the plain-words headline,
-    how the shipped default does against its goals (goals.lines), the summary plot."""
+def block(data, headline_lines, summary_png, plots_rel, goal_lines=(), short_lines=()):
+    """The lines between the markers: where the figures come from, the answer in short
+    (goals.in_short), the plain-words headline, how the shipped default does against its goals
+    (goals.lines), the summary plot."""
     h = data.host
     redone = [x.split("@") for x in h.get("redone", "").split() if "@" in x]
     again = "".join(f"; {w.split('/')[-1]} on {w.split('/')[0]} swap measured again on {t[:10]}" for w, t in redone)
@@ -21,6 +22,7 @@ def block(data, headline_lines, summary_png, plots_rel, goal_lines=()):
            f"{h.get('vm_mem_mb', '?')} MB TCG guest, {h.get('disk_mbps', '?')} MB/s disk, swap on "
            f"{' and '.join(data.swaps)}); [bench/RESULTS.md](bench/RESULTS.md) has every workload, setting and "
            "interval.", ""]
+    out += short_lines
     out += headline_lines
     out += goal_lines
     if summary_png:
