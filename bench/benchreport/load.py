@@ -132,6 +132,10 @@ class Data:
         """Whether the run recorded its LRU (host-info's lrus): its titles then name it."""
         return "lrus" in self.host
 
+    def short(self, mode):
+        """'disk', or in a run that recorded its LRU 'classic disk' (a table column's name)."""
+        return model.mode_short(mode, self.lru_named())
+
     def title(self, mode):
         """'disk swap', or in a run that recorded its LRU 'disk swap, classic LRU'."""
         return model.mode_title(mode, self.lru_named())

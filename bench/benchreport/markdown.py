@@ -184,7 +184,7 @@ def configs_section(data):
                                "is the shipped default in the headline and the targets") + " (make "
            "check-bench-report fails when no row ran what ships). What the daemon made of each file on the guest "
            "(`--once --dry-run`; `max = auto` depends on the swap):\n",
-           "| setting | file | differs from the shipped file in | " + " | ".join(f"on {s}" for s in data.swaps) + " |",
+           "| setting | file | differs from the shipped file in | " + " | ".join(f"on {data.short(s)}" for s in data.swaps) + " |",
            "| --- | --- | --- |" + " --- |" * len(data.swaps)]
     shipped = data.configs.get("shipped", "").splitlines()
     for s in data.daemons:
@@ -273,7 +273,7 @@ def plain_headline(data, rows, rows60):
         out.append(f"- **{data.title(swap)}**: against the kernel's 60, {_words(get(rows60, swap, GEOMEAN))}; "
                    f"against the best fixed value for each workload, {_words(get(rows, swap, GEOMEAN))}"
                    + (f"; the daemon's presence alone: {_presence_words(b)}" if b else "") + ".")
-    out += ["", "| workload | " + " | ".join(f"{s}: against 60 | {s}: against the best fixed value" for s in data.swaps) + " |",
+    out += ["", "| workload | " + " | ".join(f"{data.short(s)}: against 60 | {data.short(s)}: against the best fixed value" for s in data.swaps) + " |",
             "| --- |" + " --- | --- |" * len(data.swaps)]
     for wl in data.workloads:
         cells = []

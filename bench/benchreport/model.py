@@ -97,6 +97,13 @@ def split_mode(key):
     return (lru or "classic"), swap
 
 
+def mode_short(key, named):
+    """A table column's name: 'disk', or with named (a run that recorded its LRU) 'multi-gen
+    disk' or 'classic disk'."""
+    lru, swap = split_mode(key)
+    return f"{LRU_TITLES.get(lru, lru).replace(' LRU', '')} {swap}" if named else swap
+
+
 def mode_title(key, named):
     """'disk swap', or with named (a run that recorded its LRU) 'disk swap, classic LRU'."""
     lru, swap = split_mode(key)

@@ -2,6 +2,8 @@
 the report directory, rewritten by a real run and left alone by a BENCH_QUICK=1 try-out."""
 import os
 
+from . import model
+
 BEGIN, END = "<!-- bench:begin -->", "<!-- bench:end -->"
 
 
@@ -20,7 +22,7 @@ def block(data, headline_lines, summary_png, plots_rel, goal_lines=(), short_lin
            f"From `make bench` of {h.get('started', '?')[:10]}{again} ({guest}{h.get('reps', '?')} repetitions of each setting"
            f"{f', more in {len(data.more_reps)} noisy cells' if data.more_reps else ''}, "
            f"{h.get('vm_mem_mb', '?')} MB TCG guest, {h.get('disk_mbps', '?')} MB/s disk, swap on "
-           f"{' and '.join(data.swaps)}); [bench/RESULTS.md](bench/RESULTS.md) has every workload, setting and "
+           f"{' and '.join(dict.fromkeys(model.split_mode(m)[1] for m in data.swaps))}); [bench/RESULTS.md](bench/RESULTS.md) has every workload, setting and "
            "interval.", ""]
     out += short_lines
     out += headline_lines

@@ -438,6 +438,9 @@ class DryRunPresence(unittest.TestCase):
         def title(self, swap):
             return swap + " swap"
 
+        def short(self, swap):
+            return swap
+
         def statics_beside(self):
             return self.host.get("statics_beside") == "dry-run"
 
@@ -473,6 +476,23 @@ class TwoLrus(unittest.TestCase):
         self.assertEqual(model.mode_title("mglru-zram", True), "zram swap, multi-gen LRU")
         self.assertEqual((model.mode_title("disk", True), model.mode_title("disk", False)),
                          ("disk swap, classic LRU", "disk swap"))
+        # A table column names the LRU in words, never the key ('disk' alone would read as every LRU's).
+        self.assertEqual([model.mode_short(k, True) for k in ("mglru-disk", "disk")], ["multi-gen disk", "classic disk"])
+        self.assertEqual(model.mode_short("mglru-zram", False), "zram")
+
+    def test_the_headline_names_each_lru_and_swap_in_words(self):
+        with tempfile.TemporaryDirectory() as d:
+            synth.generate_lrus(d)
+            data = load.Data(d)
+            res = compare.compute(data)
+            head = markdown.plain_headline(data, targets.rows(res), targets.rows(res, against60=True))
+            table = next(x for x in head if x.startswith("| workload |"))
+            self.assertIn("| multi-gen disk: against 60 | multi-gen disk: against the best fixed value |", table)
+            self.assertIn("| classic zram: against 60 |", table)
+            self.assertNotIn("mglru-", table)
+            src = readme.block(data, [], None, "bench/plots")[1]
+            self.assertIn("swap on disk and zram)", src)
+            self.assertNotIn("mglru-", src)
 
     def test_each_lru_and_swap_mode_on_its_own(self):
         with tempfile.TemporaryDirectory() as d:
