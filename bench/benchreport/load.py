@@ -232,6 +232,33 @@ class Data:
                 out.append(w * 60 / t)
         return out
 
+    def median_writes_run(self, swap, wl, setting):
+        """(run, writes a minute) of the setting's median run by writes a minute (the lower
+        middle of an even count), among those writes_per_min counts; None without one."""
+        rs = []
+        for r in self.runs_of(swap, wl, setting):
+            w, t = fnum(r.get("daemon_writes")), fnum(r.get("wall_s"))
+            if self.ok(r) and w is not None and t:
+                rs.append((w * 60 / t, r))
+        if not rs:
+            return None
+        rate, r = sorted(rs, key=lambda x: x[0])[(len(rs) - 1) // 2]
+        return r, rate
+
+    def written_values(self, swap, tag):
+        """The knob's values through a run's writes, from its journal (logs/SWAP-TAG.journal,
+        the daemon's 'swappiness A -> B' records): [A, B, C...]; [] without the file or a
+        write."""
+        p = os.path.join(self.rdir, "logs", f"{swap}-{tag}.journal")
+        out = []
+        if os.path.exists(p):
+            with open(p, errors="replace") as f:
+                for line in f:
+                    m = re.match(r"swappiness (\d+) -> (\d+) ", line)
+                    if m:
+                        out += ([int(m.group(1))] if not out else []) + [int(m.group(2))]
+        return out
+
     def reps_of(self, swap, wl, setting):
         return [r["rep"] for r in self.runs_of(swap, wl, setting)]
 

@@ -756,7 +756,9 @@ def why_section(data, res, rows, rows60, checks, setting="default"):
            "results predate that line the run's last build_s or stream_s seconds, the longer; the other workloads: the "
            "run, t0 to t1 of runs.csv), against the "
            "best static value of that figure. Where it misses (1), first whether any fixed value makes that "
-           "clear win (the best fixed value of each workload against static 60, above).\n"]
+           "clear win (the best fixed value of each workload against static 60, above). Where it misses (4), "
+           f"more than {model.TARGET_WRITES_PER_MIN_MAX} writes a minute, its median run's writes and the values they "
+           "went through (logs/, the daemon's journal).\n"]
     said_miss = False
     for swap in data.swaps:
         cs = [c for c in checks[lbl] if c.swap == swap]
@@ -765,7 +767,8 @@ def why_section(data, res, rows, rows60, checks, setting="default"):
         g = _row(rows, swap, GEOMEAN, lbl)
         geo = geo if geo and g and g["ratio"] is not None and g["ratio"] > model.TARGET_GEOMEAN_MAX else None
         reach = reach_line(data, res, rows60, swap, setting) if any(c.key == "1" and not c.met for c in cs) else None
-        if not miss and not geo and not reach:
+        w4 = [_writes_line(data, swap, w, setting) for c in cs if c.key == "4" and not c.met for w in c.workloads]
+        if not miss and not geo and not reach and not w4:
             continue
         said_miss = said_miss or bool(miss or geo)
         out.append(f"**{data.title(swap)}** (the daemon read its file there as: "
@@ -806,6 +809,7 @@ def why_section(data, res, rows, rows60, checks, setting="default"):
                 for f in (_floor_line(data, tables, swap), _switch_line(data, res, swap, setting)):
                     if f:
                         out.append("  - " + f[0].upper() + f[1:])
+        out += [f"- {x}." for x in w4 if x]
         if geo:
             above = [w for w in data.workloads
                      if ((_row(rows, swap, w, lbl) or {}).get("ratio") or 0) > model.TARGET_GEOMEAN_MAX]
@@ -815,6 +819,20 @@ def why_section(data, res, rows, rows60, checks, setting="default"):
     if not said_miss:
         out.append("No workload misses (2) or (3) in any LRU and swap mode.\n")
     return out
+
+
+def _writes_line(data, swap, wl, setting):
+    """A miss of (4) on a workload, from its median run's journal: the writes, the run's
+    seconds, and the values the knob went through; None without that run."""
+    m = data.median_writes_run(swap, wl, setting)
+    if m is None:
+        return None
+    r, rate = m
+    tag = f"{wl}-{setting}-{r['rep']}"
+    vals = data.written_values(swap, tag)
+    through = (f": {' -> '.join(map(str, vals))} (logs/{swap}-{tag}.journal)" if vals else "")
+    return (f"**{wl}** misses (4) at {rate:.1f} writes a minute: its median run (repetition {r['rep']}) wrote "
+            f"{int(float(r['daemon_writes']))} times in {float(r['wall_s']):.0f} s{through}")
 
 
 def refaults_section(data, res):
