@@ -92,6 +92,7 @@ def in_short(data, checks, reach=None):
             s += (f", and in none of the others: on these workloads, what vm.swappiness can buy over {k60} there "
                   "stays inside the measurement's noise." if len(clear) < len(rest) else ".")
         else:
-            s += (f" Neither does {hind} ({_and(f'{fmt_ci(reach[m].ratio, reach[m].low, reach[m].high)} in {name[m]}' for m in rest)}): "
-                  f"on these workloads, what vm.swappiness can buy over {k60} there stays inside the measurement's noise.")
+            s += (f" Nor does {hind} clearly beat {k60} there ("
+                  + _and(f"{fmt_ci(reach[m].ratio, reach[m].low, reach[m].high)} in {name[m]}" for m in rest)
+                  + f"): on these workloads, what vm.swappiness can buy over {k60} stays inside the measurement's noise.")
     return [f"**In short**: {s}", ""]

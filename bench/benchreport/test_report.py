@@ -1395,10 +1395,10 @@ class GoalsInPlainWords(unittest.TestCase):
         self.move(self.rows60, "zram", targets.GEOMEAN, 0.95, 0.9, 1.01)
         flat = {"disk": stats.Ratio(1.0, 0.9, 1.1, None), "zram": stats.Ratio(0.98, 0.91, 1.04, None)}
         self.assertEqual(self.short(flat), "**In short**: the shipped default clearly beats the kernel's 60 on average "
-                         "in neither swap mode; it clearly loses to it on dirtier in disk swap. Neither does a fixed "
-                         "value chosen for each workload with hindsight (1.00 [0.90-1.10] in disk swap and 0.98 "
-                         "[0.91-1.04] in zram swap): on these workloads, what vm.swappiness can buy over 60 there stays "
-                         "inside the measurement's noise.\n")
+                         "in neither swap mode; it clearly loses to it on dirtier in disk swap. Nor does a fixed "
+                         "value chosen for each workload with hindsight clearly beat 60 there (1.00 [0.90-1.10] in disk "
+                         "swap and 0.98 [0.91-1.04] in zram swap): on these workloads, what vm.swappiness can buy over "
+                         "60 stays inside the measurement's noise.\n")
         flat["zram"] = reach["zram"]
         self.assertIn("Where it does not, a fixed value chosen for each workload with hindsight clearly beats 60 in zram "
                       "swap (0.44 [0.43-0.45]), and in none of the others: ", self.short(flat))
