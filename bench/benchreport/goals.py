@@ -4,7 +4,7 @@ and its interval (choose.check_targets' details). The README keeps the internal 
 its words say goals, not issue 46's targets (1) to (4). Text only: every number comes from the
 arguments."""
 from . import model
-from .text import fmt_ci, fmt_ratio
+from .text import and_list, fmt_ci, fmt_ratio
 
 
 def _verdict(c, reach=None):
@@ -46,12 +46,6 @@ def lines(data, checks, reach=None):
     return out + [""]
 
 
-def _and(items):
-    """'a', 'a and b', 'a, b and c'."""
-    items = list(items)
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-
-
 def in_short(data, checks, reach=None):
     """One paragraph that answers 'is it worth running?' before any table: in how many LRU and swap
     modes the shipped default clearly beats 60 on average (target 1), on which workloads it clearly
@@ -74,11 +68,11 @@ def in_short(data, checks, reach=None):
              + (f"neither {kind[:-1]}" if len(modes) == 2 else f"none of the {len(modes)} {kind}")
              if len(modes) > 1 else f"the shipped default does not clearly beat the kernel's {k60} on average in {name[modes[0]]}")
     else:
-        s = (f"the shipped default clearly beats the kernel's {k60} on average in {_and(name[m] for m in won)}, "
-             f"not in {_and(name[m] for m in modes if m not in won)}")
+        s = (f"the shipped default clearly beats the kernel's {k60} on average in {and_list(name[m] for m in won)}, "
+             f"not in {and_list(name[m] for m in modes if m not in won)}")
     if lost:
-        s += ("; it clearly loses to it on " + _and(
-            f"{_and(c.workloads)} in {name[m]}" for m, c in lost))
+        s += ("; it clearly loses to it on " + and_list(
+            f"{and_list(c.workloads)} in {name[m]}" for m, c in lost))
     else:
         s += f", and it clearly loses to {k60} on no workload"
     s += "."
@@ -87,12 +81,12 @@ def in_short(data, checks, reach=None):
     if rest:
         hind = "a fixed value chosen for each workload with hindsight"
         if clear:
-            s += (f" Where it does not, {hind} clearly beats {k60} in " + _and(
+            s += (f" Where it does not, {hind} clearly beats {k60} in " + and_list(
                 f"{name[m]} ({fmt_ci(reach[m].ratio, reach[m].low, reach[m].high)})" for m in clear))
             s += (f", and in none of the others: on these workloads, what vm.swappiness can buy over {k60} there "
                   "stays inside the measurement's noise." if len(clear) < len(rest) else ".")
         else:
             s += (f" Nor does {hind} clearly beat {k60} there ("
-                  + _and(f"{fmt_ci(reach[m].ratio, reach[m].low, reach[m].high)} in {name[m]}" for m in rest)
+                  + and_list(f"{fmt_ci(reach[m].ratio, reach[m].low, reach[m].high)} in {name[m]}" for m in rest)
                   + f"): on these workloads, what vm.swappiness can buy over {k60} stays inside the measurement's noise.")
     return [f"**In short**: {s}", ""]

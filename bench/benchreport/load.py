@@ -225,24 +225,24 @@ class Data:
 
     def writes_per_min(self, swap, wl, setting):
         """The daemon's writes per minute of each run that exited 0 (none for a static value)."""
+        return [rate for rate, _ in self._write_rates(swap, wl, setting)]
+
+    def _write_rates(self, swap, wl, setting):
+        """(writes a minute, run) of each run of the setting that exited 0 and counted them."""
         out = []
         for r in self.runs_of(swap, wl, setting):
             w, t = fnum(r.get("daemon_writes")), fnum(r.get("wall_s"))
             if self.ok(r) and w is not None and t:
-                out.append(w * 60 / t)
+                out.append((w * 60 / t, r))
         return out
 
     def median_writes_run(self, swap, wl, setting):
         """(run, writes a minute) of the setting's median run by writes a minute (the lower
         middle of an even count), among those writes_per_min counts; None without one."""
-        rs = []
-        for r in self.runs_of(swap, wl, setting):
-            w, t = fnum(r.get("daemon_writes")), fnum(r.get("wall_s"))
-            if self.ok(r) and w is not None and t:
-                rs.append((w * 60 / t, r))
+        rs = sorted(self._write_rates(swap, wl, setting), key=lambda x: x[0])
         if not rs:
             return None
-        rate, r = sorted(rs, key=lambda x: x[0])[(len(rs) - 1) // 2]
+        rate, r = rs[(len(rs) - 1) // 2]
         return r, rate
 
     def written_values(self, swap, tag):

@@ -14,7 +14,7 @@ from . import stats
 from . import text
 from . import why
 from .targets import GEOMEAN
-from .text import fmt, fmt_ci, fmt_cv, fmt_ratio, span, verdict_words
+from .text import and_list, fmt, fmt_ci, fmt_cv, fmt_ratio, span, verdict_words
 
 
 def header(data):
@@ -330,12 +330,6 @@ def targets_section(data, rows, choice, geo, checks):
     return out
 
 
-def _values(vals):
-    """'200', '0 and 200', '0, 1 and 200'."""
-    vals = list(vals)
-    return vals[0] if len(vals) == 1 else ", ".join(vals[:-1]) + " and " + vals[-1]
-
-
 def oracle_section(data, res):
     """Target (1)'s reach: per LRU and swap mode the best static value of each workload against
     static 60 and their geometric mean (oracle.oracle), over the values the daemon may write
@@ -360,7 +354,7 @@ def oracle_section(data, res):
                 continue
             which = (f"those the daemon may write ({model.MGLRU_MIN}-{model.MGLRU_MAX})" if allowed and off
                      else "every one that ran"
-                     + (" (the daemon may write each)" if allowed else f", with {_values(off)}"))
+                     + (" (the daemon may write each)" if allowed else f", with {and_list(off)}"))
             cells = [f"{o.picks[w][0]}: {fmt_ci(*o.picks[w][1][:3])}" if w in o.picks else "n/a"
                      for w in data.workloads]
             rows.append(f"| {data.title(mode)} | {which} | " + " | ".join(cells) + " | "
@@ -377,7 +371,7 @@ def _picks_words(o):
     by = {}
     for w, (s, _) in o.picks.items():
         by.setdefault(s, []).append(w)
-    return ", ".join(f"{s} on {_values(ws)}" for s, ws in by.items())
+    return ", ".join(f"{s} on {and_list(ws)}" for s, ws in by.items())
 
 
 def _short_words(r):
@@ -420,11 +414,11 @@ def reach_line(data, res, rows60, swap, setting="default"):
         lru = model.LRU_TITLES.get(model.split_mode(swap)[0])
         if full is not None and full.geo is not None and _statics_of(full) != _statics_of(o):
             used = [s for s in off if any(p[0] == s for p in full.picks.values())]
-            said += (f" With {_values(used)}, which the {lru}'s daemon keeps off (it writes {model.MGLRU_MIN}-"
+            said += (f" With {and_list(used)}, which the {lru}'s daemon keeps off (it writes {model.MGLRU_MIN}-"
                      f"{model.MGLRU_MAX}), the best fixed values ({_picks_words(full)}) come to "
                      f"{fmt_ci(*full.geo[:3])} of static {k60}.")
         else:
-            said += (f" {_values(off)}, which the {lru}'s daemon keeps off (it writes {model.MGLRU_MIN}-"
+            said += (f" {and_list(off)}, which the {lru}'s daemon keeps off (it writes {model.MGLRU_MIN}-"
                      f"{model.MGLRU_MAX}), {'is' if len(off) == 1 else 'are'} the best on no workload.")
     return head + said
 

@@ -32,6 +32,12 @@ def fmt_cv(v):
     return f"{v:.2f}"
 
 
+def and_list(items):
+    """'a', 'a and b', 'a, b and c'."""
+    items = list(items)
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
 def fmt_ratio(v):
     """A ratio: two decimals below 10 (1.00, 0.97), else as fmt."""
     if v is None or (isinstance(v, float) and math.isnan(v)):
