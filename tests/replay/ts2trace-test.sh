@@ -120,6 +120,14 @@ check "mglru-disk/dirtier: the multi-gen LRU's run" test "$(phases "$tmp/m.csv")
 check "  says the LRU" grep -q '^# replay trace: dirtier at static vm.swappiness 199 on disk swap under the multi-gen LRU (run mglru-disk-dirtier-199-1)' "$tmp/m.csv"
 check "  with the guest's LRU and kernel" bash -c 'grep -q "^# guest_lru=mglru" "$1" && grep -q "^# guest_kernel=6.12" "$1"' _ "$tmp/m.csv"
 check "  and mglru 1 in every row" test "$(grep -v '^#' "$tmp/m.csv" | tail -n +2 | cut -d, -f26 | sort -u)" = 1
+# A daemon setting (a name, not a number): its run, said as such, the values it wrote as recorded.
+echo "disk,dirtier,default,,1,1,0,402.00,406.00,4.00,0,mglru" >>"$m/runs.csv"
+series 400 8 150 >"$m/ts/mglru-disk-dirtier-default-1.csv"
+printf 'pass 1: 2.500 s\npass 2: 1.200 s\n' >"$m/logs/mglru-disk-dirtier-default-1.log"
+python3 "$CONV" "$m" mglru-disk/dirtier default >"$tmp/md.csv" 2>"$tmp/err"
+check "mglru-disk/dirtier default: says the daemon's setting" \
+	grep -q "^# replay trace: dirtier under the daemon's setting default on disk swap under the multi-gen LRU (run mglru-disk-dirtier-default-1)" "$tmp/md.csv"
+check "  with the values written" test "$(grep -v '^#' "$tmp/md.csv" | tail -n +2 | cut -d, -f3 | sort -u)" = 150
 python3 "$CONV" "$m" disk/dirtier 200 >"$tmp/mc.csv" 2>"$tmp/err"
 check "disk/dirtier beside it: the classic LRU's run, mglru 0" \
 	test "$(grep -v '^#' "$tmp/mc.csv" | tail -n +2 | cut -d, -f26 | sort -u)" = 0

@@ -151,7 +151,10 @@ def main():
     out = sys.stdout
     if info.get("guest_lru", lru) != lru:
         die(f"runs.csv says the {lru} LRU, the guest's info {info['guest_lru']}")
-    out.write(f"# replay trace: {workload} at static vm.swappiness {setting}{' on ' + swap + ' swap' if swap else ''}"
+    # A static value is a number; a daemon setting (default, auto, ...) a name, and the trace's
+    # swappiness column follows what the daemon wrote.
+    at = f"at static vm.swappiness {setting}" if setting.isdigit() else f"under the daemon's setting {setting}"
+    out.write(f"# replay trace: {workload} {at}{' on ' + swap + ' swap' if swap else ''}"
               f"{' under the multi-gen LRU' if lru == 'mglru' else ''} (run {tag}), "
               "converted by tests/replay/ts2trace.py\n")
     out.write(f"# workload t0..t1 (CLOCK_BOOTTIME s): {t0:.2f}..{t1:.2f}; phases: "
