@@ -350,9 +350,10 @@ int policy_device_max(const struct sample *s);
  * decision, the value in effect is the one the daemon found. */
 void policy_begin(struct policy_state *state, int knob);
 
-/* Tells the state which value the regulator settled on (clamped to the limits),
- * so that the adaptive controller moves from there and cannot wind up beyond
- * the limits, and the top of the range that value is kept in (regulator_range). */
+/* Tells the state which value is in effect after the regulator (clamped to the limits;
+ * the knob's own value when the change was below the step), so that the adaptive
+ * controller moves from there and cannot wind up beyond the limits, and the top of the
+ * range that value is kept in (regulator_range). */
 void policy_observe(struct policy_state *state, int value, int top);
 
 #endif

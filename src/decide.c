@@ -64,10 +64,13 @@ decide(const struct config *cfg, int max, int kernel_max, struct policy_state *s
 		max = ret->pr.target;
 	ret->lim = decide_limits(cfg, max, kernel_max, cur->mglru);
 	regulator_range(&ret->lim, &lo, &hi);
-	r = regulator_next(reg, &ret->lim, ret->pr.target, current, &ret->dec);
+	r = regulator_next(reg, &ret->lim, ret->pr.target, current, cur->time_us, &ret->dec);
 	if (r < 0)
 		return r;
+	/* The value in effect: below the step the knob keeps its value, and the policies that keep
+	 * the value in effect between bursts of reclaim must keep that one, not ask again at a quiet
+	 * poll for what the regulator held back. */
 	if (state)
-		policy_observe(state, ret->dec.value, hi);
+		policy_observe(state, ret->dec.verdict == REGULATOR_BELOW_STEP ? current : ret->dec.value, hi);
 	return 0;
 }

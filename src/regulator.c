@@ -8,6 +8,8 @@ regulator_reset(struct regulator *r)
 {
 	r->has_history = false;
 	r->smoothed_milli = 0;
+	r->last_dir = 0;
+	r->last_us = 0;
 }
 
 static int
@@ -27,9 +29,22 @@ regulator_range(const struct regulator_limits *lim, int *lo, int *hi)
 		*lo = REGULATOR_MGLRU_MIN;
 }
 
+/* The change from current to value that is worth a write: the step, or REGULATOR_TURN_MUL
+ * times it for a rise within REGULATOR_TURN_S of a write down (include/regulator.h). */
+static int
+step_for(const struct regulator *r, const struct regulator_limits *lim, int current, int value, uint64_t now_us)
+{
+	int dir = value > current ? 1 : -1;
+	bool soon = now_us >= r->last_us && now_us - r->last_us < (uint64_t)REGULATOR_TURN_S * 1000000;
+
+	if (r->last_dir < 0 && dir > 0 && soon)
+		return lim->step * REGULATOR_TURN_MUL;
+	return lim->step;
+}
+
 int
 regulator_next(struct regulator *r, const struct regulator_limits *lim, int target, int current,
-	       struct regulator_decision *ret)
+	       uint64_t now_us, struct regulator_decision *ret)
 {
 	struct regulator_decision d = { 0 };
 	int hi, lo, t;
@@ -54,12 +69,20 @@ regulator_next(struct regulator *r, const struct regulator_limits *lim, int targ
 	value = (r->smoothed_milli + 500) / 1000;
 	d.value = clamp_int((int)value, lo, hi);
 
-	if (current == d.value)
+	d.step = lim->step;
+	if (current == d.value) {
 		d.verdict = REGULATOR_UNCHANGED;
-	else if (current < lo || current > hi || d.value == lo || d.value == hi || abs(d.value - current) >= lim->step)
-		d.verdict = REGULATOR_WRITE;
-	else
-		d.verdict = REGULATOR_BELOW_STEP;
+	} else {
+		d.step = step_for(r, lim, current, d.value, now_us);
+		if (current < lo || current > hi || d.value == lo || d.value == hi || abs(d.value - current) >= d.step)
+			d.verdict = REGULATOR_WRITE;
+		else
+			d.verdict = REGULATOR_BELOW_STEP;
+	}
+	if (d.verdict == REGULATOR_WRITE) {
+		r->last_dir = d.value > current ? 1 : -1;
+		r->last_us = now_us;
+	}
 	*ret = d;
 	return 0;
 }

@@ -445,6 +445,44 @@ replay_phase_swapins(const struct replay *r, unsigned phase)
 	return pages;
 }
 
+static bool
+outside_workload(const struct replay *r, unsigned phase)
+{
+	const char *name = r->trace->phases[phase];
+
+	return strcmp(name, "pre") == 0 || strcmp(name, "post") == 0;
+}
+
+double
+replay_workload_writes_per_min(const struct replay *r)
+{
+	uint64_t t0 = 0, t1 = 0;
+	bool have_t0 = false, seen = false;
+	unsigned writes = 0;
+
+	for (size_t i = 0; i < r->n_polls; i++) {
+		const struct replay_poll *p = &r->polls[i];
+
+		if (outside_workload(r, p->phase)) {
+			if (!seen) {
+				t0 = p->t_ms;
+				have_t0 = true;
+			}
+			continue;
+		}
+		if (!have_t0) {
+			t0 = p->t_ms;
+			have_t0 = true;
+		}
+		seen = true;
+		writes += p->wrote;
+		t1 = p->t_ms;
+	}
+	if (!seen || t1 < t0 + 1000)
+		return -1;
+	return (double)writes * 60000.0 / (double)(t1 - t0);
+}
+
 double
 replay_writes_per_min(const struct replay *r, unsigned phase, int from_poll)
 {

@@ -118,4 +118,9 @@ uint64_t replay_phase_swapins(const struct replay *r, unsigned phase);
  * the last one. Returns -1 when that stretch is shorter than one poll interval. */
 double replay_writes_per_min(const struct replay *r, unsigned phase, int from_poll);
 
+/* Writes per minute over the workload, as `make bench` counts them in a run (target (4) of
+ * issue 46): the writes at polls in every phase but "pre" and "post", over the time from the
+ * last poll before the workload to its last poll. Returns -1 when that is under one second. */
+double replay_workload_writes_per_min(const struct replay *r);
+
 #endif

@@ -50,7 +50,7 @@ test_matches_the_chain(void **state)
 	(void)state;
 	assert_int_equal(decide(&c, 100, 200, NULL, &reg, NULL, &s, 60, &dn), 0);
 	assert_int_equal(policy_evaluate(c.policy, NULL, NULL, &s, &pr), 0);
-	assert_int_equal(regulator_next(&reg2, &lim, pr.target, 60, &dec), 0);
+	assert_int_equal(regulator_next(&reg2, &lim, pr.target, 60, s.time_us, &dec), 0);
 	assert_int_equal(dn.pr.target, pr.target);
 	assert_int_equal(dn.dec.value, dec.value);
 	assert_int_equal(dn.dec.verdict, dec.verdict);
@@ -138,6 +138,36 @@ test_state_and_errors(void **state)
 	ps.value = 42;
 	assert_int_equal(decide(&c, 10, 200, &ps, &reg, NULL, &s, 60, &dn), -EINVAL);
 	assert_int_equal(ps.value, 42);
+}
+
+/* A change below the step leaves the knob as it is, and the state learns that value, not the
+ * one the regulator would have written: the policies keep "the value in effect" between bursts
+ * of reclaim, and a wished-for value written at the next quiet poll would be a write nothing
+ * asked for then. */
+static void
+test_state_keeps_the_knob_below_step(void **state)
+{
+	struct config c = ck();
+	struct sample s = fixture();
+	struct regulator reg = { 0 };
+	struct policy_state ps = { 0 };
+	struct decision dn;
+	int v;
+
+	(void)state;
+	assert_int_equal(decide(&c, 100, 200, &ps, &reg, NULL, &s, 100, &dn), 0);
+	assert_int_equal(dn.dec.verdict, REGULATOR_WRITE);
+	v = dn.dec.value;
+	assert_int_equal(ps.value, v);
+	memset(&ps, 0, sizeof(ps));
+	regulator_reset(&reg);
+	assert_int_equal(decide(&c, 100, 200, &ps, &reg, NULL, &s, v + c.step - 1, &dn), 0);
+	assert_int_equal(dn.dec.verdict, REGULATOR_BELOW_STEP);
+	assert_int_equal(dn.dec.value, v);
+	assert_int_equal(ps.value, v + c.step - 1);
+	assert_int_equal(decide(&c, 100, 200, &ps, &reg, NULL, &s, v, &dn), 0);
+	assert_int_equal(dn.dec.verdict, REGULATOR_UNCHANGED);
+	assert_int_equal(ps.value, v);
 }
 
 /* Which configurations may spare the cache: the tendency and workingset policies with max = auto on
@@ -420,6 +450,7 @@ main(void)
 		cmocka_unit_test(test_matches_the_chain),
 		cmocka_unit_test(test_min_gives_way_to_max),
 		cmocka_unit_test(test_state_and_errors),
+		cmocka_unit_test(test_state_keeps_the_knob_below_step),
 		cmocka_unit_test(test_mglru_ends),
 		cmocka_unit_test(test_spare_top),
 		cmocka_unit_test(test_spare),

@@ -16,7 +16,7 @@ next(struct regulator *r, const struct regulator_limits *lim, int target, int cu
 {
 	struct regulator_decision d;
 
-	assert_int_equal(regulator_next(r, lim, target, current, &d), 0);
+	assert_int_equal(regulator_next(r, lim, target, current, 0, &d), 0);
 	return d;
 }
 
@@ -198,7 +198,7 @@ test_mglru_range(void **state)
 			for (int current = 0; current <= 200; current += 1) {
 				struct regulator reg = { 0 };
 
-				assert_int_equal(regulator_next(&reg, &lim, target, current, &d), 0);
+				assert_int_equal(regulator_next(&reg, &lim, target, current, 0, &d), 0);
 				assert_true(d.value >= lo && d.value <= hi);
 				assert_true(d.value != 0 && d.value != 1 && d.value != 200);
 				if (current < lo || current > hi)
@@ -212,22 +212,151 @@ test_mglru_range(void **state)
 		struct regulator_limits lim = { .min = 0, .max = 200, .step = 20, .kernel_max = 200, .mglru = true };
 		struct regulator reg = { 0 };
 
-		assert_int_equal(regulator_next(&reg, &lim, 200, 200, &d), 0);
+		assert_int_equal(regulator_next(&reg, &lim, 200, 200, 0, &d), 0);
 		assert_int_equal(d.value, 199);
 		assert_int_equal(d.verdict, REGULATOR_WRITE);
 		assert_true(d.clamped);
 		regulator_reset(&reg);
-		assert_int_equal(regulator_next(&reg, &lim, 0, 1, &d), 0);
+		assert_int_equal(regulator_next(&reg, &lim, 0, 1, 0, &d), 0);
 		assert_int_equal(d.value, 2);
 		assert_int_equal(d.verdict, REGULATOR_WRITE);
 		lim.mglru = false;
 		regulator_reset(&reg);
-		assert_int_equal(regulator_next(&reg, &lim, 200, 199, &d), 0);
+		assert_int_equal(regulator_next(&reg, &lim, 200, 199, 0, &d), 0);
 		assert_int_equal(d.value, 200);
 		regulator_reset(&reg);
-		assert_int_equal(regulator_next(&reg, &lim, 0, 1, &d), 0);
+		assert_int_equal(regulator_next(&reg, &lim, 0, 1, 0, &d), 0);
 		assert_int_equal(d.value, 0);
 	}
+}
+
+static struct regulator_decision
+next_at(struct regulator *r, const struct regulator_limits *lim, int target, int current, double at_s)
+{
+	struct regulator_decision d;
+
+	assert_int_equal(regulator_next(r, lim, target, current, (uint64_t)(at_s * 1e6), &d), 0);
+	return d;
+}
+
+/* A rise within REGULATOR_TURN_S of a write down needs REGULATOR_TURN_MUL times the step; falls,
+ * rises after rises and every move later need the step alone; the ends are always reached. */
+static void
+test_turn(void **state)
+{
+	struct regulator_limits lim = { .min = 0, .max = 200, .step = 20, .kernel_max = 200 };
+	struct regulator reg = { 0 };
+	struct regulator_decision d;
+	int turn = 20 * REGULATOR_TURN_MUL;
+
+	(void)state;
+	assert_int_equal(REGULATOR_TURN_MUL, 3);
+	assert_int_equal(REGULATOR_TURN_S, 10);
+	/* The dirtier on zram (bench/RESULTS.md): 60 -> 176, then 137. */
+	d = next_at(&reg, &lim, 176, 60, 100);
+	assert_int_equal(d.verdict, REGULATOR_WRITE);
+	assert_int_equal(d.step, 20);
+	d = next_at(&reg, &lim, 137, 176, 101); /* a fall after a rise: the step */
+	assert_int_equal(d.verdict, REGULATOR_WRITE);
+	assert_int_equal(d.step, 20);
+	d = next_at(&reg, &lim, 169, 137, 102); /* a rise 1 s after a fall: 3 times the step */
+	assert_int_equal(d.verdict, REGULATOR_BELOW_STEP);
+	assert_int_equal(d.value, 169);
+	assert_int_equal(d.step, turn);
+	d = next_at(&reg, &lim, 137 + turn - 1, 137, 110.999);
+	assert_int_equal(d.verdict, REGULATOR_BELOW_STEP);
+	d = next_at(&reg, &lim, 137 + turn, 137, 110.999);
+	assert_int_equal(d.verdict, REGULATOR_WRITE);
+	/* Now up: a rise on needs the step, and so does a fall. */
+	d = next_at(&reg, &lim, 197 + 20, 197, 111);
+	assert_int_equal(d.verdict, REGULATOR_WRITE);
+	assert_int_equal(d.step, 20);
+	d = next_at(&reg, &lim, 197, 217, 112);
+	assert_int_equal(d.verdict, REGULATOR_WRITE);
+	assert_int_equal(d.value, 197);
+	/* Down: a fall on needs the step. */
+	d = next_at(&reg, &lim, 177, 197, 113);
+	assert_int_equal(d.verdict, REGULATOR_WRITE);
+	assert_int_equal(d.step, 20);
+	/* A held rise does not count as a write: 10 s after the last write down (113 s), not
+	 * after the held one. */
+	d = next_at(&reg, &lim, 200 - 1, 177, 115);
+	assert_int_equal(d.verdict, REGULATOR_BELOW_STEP);
+	d = next_at(&reg, &lim, 177 + 20, 177, 122.999);
+	assert_int_equal(d.verdict, REGULATOR_BELOW_STEP);
+	d = next_at(&reg, &lim, 177 + 20, 177, 123);
+	assert_int_equal(d.verdict, REGULATOR_WRITE);
+	assert_int_equal(d.step, 20);
+	/* The ends are reached whatever the step, a turn too; a value outside the limits is
+	 * corrected. */
+	d = next_at(&reg, &lim, 150, 197, 124);
+	assert_int_equal(d.verdict, REGULATOR_WRITE);
+	d = next_at(&reg, &lim, 250, 150, 125);
+	assert_int_equal(d.verdict, REGULATOR_WRITE);
+	assert_int_equal(d.value, 200);
+	lim.max = 180;
+	d = next_at(&reg, &lim, 150, 130, 126.5); /* after the write up to 200: no turn */
+	assert_int_equal(d.verdict, REGULATOR_WRITE);
+	d = next_at(&reg, &lim, 140, 190, 127); /* 190 is above max: corrected, a write down */
+	assert_int_equal(d.verdict, REGULATOR_WRITE);
+	/* A rise of 50 a second after that write down, from a knob below min = 50: corrected. */
+	lim.min = 50;
+	d = next_at(&reg, &lim, 70, 20, 128);
+	assert_int_equal(d.verdict, REGULATOR_WRITE);
+	assert_int_equal(d.value, 70);
+	lim.min = 0;
+	lim.max = 200;
+	d = next_at(&reg, &lim, 160, 170, 129);
+	assert_int_equal(d.verdict, REGULATOR_BELOW_STEP); /* -10: below the step */
+	d = next_at(&reg, &lim, 140, 170, 129);
+	assert_int_equal(d.verdict, REGULATOR_WRITE);
+	/* A reset (reload, yield) forgets the last write. */
+	regulator_reset(&reg);
+	d = next_at(&reg, &lim, 160, 140, 130);
+	assert_int_equal(d.verdict, REGULATOR_WRITE);
+	assert_int_equal(d.step, 20);
+	/* A clock before the last write (CLOCK_MONOTONIC never goes back) is taken as long after. */
+	d = next_at(&reg, &lim, 130, 160, 131);
+	assert_int_equal(d.verdict, REGULATOR_WRITE);
+	d = next_at(&reg, &lim, 150, 130, 50);
+	assert_int_equal(d.verdict, REGULATOR_WRITE);
+	/* Unchanged: the step asked is the configured one. */
+	d = next_at(&reg, &lim, 150, 150, 51);
+	assert_int_equal(d.verdict, REGULATOR_UNCHANGED);
+	assert_int_equal(d.step, 20);
+}
+
+/* A target that swings 176 <-> 137 every second (the formula following distress) is written
+ * twice every REGULATOR_TURN_S seconds or so, not every second: the fall, and the rise once
+ * the fall is TURN_S old. */
+static void
+test_turn_swing(void **state)
+{
+	struct regulator_limits lim = { .min = 0, .max = 200, .step = 20, .kernel_max = 200 };
+	struct regulator reg = { 0 }, plain = { 0 };
+	int knob = 60, knob_plain = 60;
+	unsigned writes = 0, writes_plain = 0;
+
+	(void)state;
+	for (int t = 0; t < 60; t++) {
+		int target = t % 2 ? 137 : 176;
+		struct regulator_decision d = next_at(&reg, &lim, target, knob, t);
+		struct regulator_decision p;
+
+		if (d.verdict == REGULATOR_WRITE) {
+			knob = d.value;
+			writes++;
+		}
+		/* The same targets, each poll more than TURN_S after the last: the step alone. */
+		assert_int_equal(regulator_next(&plain, &lim, target, knob_plain,
+						(uint64_t)t * (REGULATOR_TURN_S + 1) * 1000000, &p), 0);
+		if (p.verdict == REGULATOR_WRITE) {
+			knob_plain = p.value;
+			writes_plain++;
+		}
+	}
+	assert_int_equal(writes_plain, 60);
+	assert_in_range(writes, 10, 12);
 }
 
 static void
@@ -242,7 +371,7 @@ test_invalid_limits(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		assert_int_equal(regulator_next(&reg, &bad[i], 10, 10, &d), -EINVAL);
+		assert_int_equal(regulator_next(&reg, &bad[i], 10, 10, 0, &d), -EINVAL);
 	assert_int_equal(d.value, 4242);
 	assert_string_equal(regulator_verdict_name(REGULATOR_BELOW_STEP), "below-step");
 }
@@ -254,7 +383,8 @@ main(void)
 		cmocka_unit_test(test_table),	  cmocka_unit_test(test_always_in_range),
 		cmocka_unit_test(test_smoothing), cmocka_unit_test(test_no_oscillation_on_constant_target),
 		cmocka_unit_test(test_invalid_limits), cmocka_unit_test(test_range),
-		cmocka_unit_test(test_mglru_range),
+		cmocka_unit_test(test_mglru_range), cmocka_unit_test(test_turn),
+		cmocka_unit_test(test_turn_swing),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
