@@ -4,6 +4,7 @@
  * a refused call changes anything, or when the regulator, given limits it
  * accepts, returns a value outside them. */
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -202,14 +203,14 @@ take_limits(struct bytes *b, struct regulator_limits *lim)
 
 static void
 check_regulator(struct regulator *reg, const struct regulator_limits *lim, int target, int current,
-		struct policy_state *state, const struct sample *prev, const struct sample *cur)
+		uint64_t now_us, struct policy_state *state, const struct sample *prev, const struct sample *cur)
 {
 	struct regulator_decision d;
 	bool documented_invalid = lim->min > lim->max || lim->step < 1 || lim->smoothing_pct < 0 ||
 				  lim->smoothing_pct > 99 || lim->kernel_max < 1;
 	int hi, lo, r;
 
-	r = regulator_next(reg, lim, target, current, &d);
+	r = regulator_next(reg, lim, target, current, now_us, &d);
 	if (documented_invalid && r != -EINVAL)
 		abort();
 	if (r != 0) {
@@ -242,11 +243,26 @@ check_regulator(struct regulator *reg, const struct regulator_limits *lim, int t
 		abort();
 	if (d.verdict != REGULATOR_WRITE && d.verdict != REGULATOR_UNCHANGED && d.verdict != REGULATOR_BELOW_STEP)
 		abort();
+	/* The step a change had to reach: the configured one, or REGULATOR_TURN_MUL times it for
+	 * a rise soon after a write down; below it nothing is written, and a write below the
+	 * configured step is an end of the range or a correction. */
+	if (d.step != lim->step &&
+	    (d.step != (lim->step > INT_MAX / REGULATOR_TURN_MUL ? INT_MAX : lim->step * REGULATOR_TURN_MUL) ||
+	     d.value <= current))
+		abort();
+	if (d.verdict == REGULATOR_BELOW_STEP && abs(d.value - current) >= d.step)
+		abort();
+	if (d.verdict == REGULATOR_WRITE && current >= lo && current <= hi && d.value != lo && d.value != hi &&
+	    abs(d.value - current) < lim->step)
+		abort();
 	if (state) {
 		int t;
 
-		policy_observe(state, d.value, hi);
-		if (!state->has_value || state->value != d.value || state->top != hi)
+		/* As decide() does: below the step the knob's value stays in effect. */
+		int in_effect = d.verdict == REGULATOR_BELOW_STEP ? current : d.value;
+
+		policy_observe(state, in_effect, hi);
+		if (!state->has_value || state->value != in_effect || state->top != hi)
 			abort();
 		check_policy(POLICY_ADAPTIVE, state, prev, cur, &t);
 		check_policy(POLICY_TENDENCY, state, prev, cur, &t);
@@ -263,6 +279,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct regulator reg;
 	int targets[2 * POLICY_COUNT + 1];
 	size_t ntargets = 0;
+	uint64_t now_us = 0;
 	bool realistic;
 	int t;
 
@@ -293,12 +310,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	 * adaptive policy runs again from there. */
 	realistic = lim.max <= CONFIG_SWAPPINESS_MAX && lim.kernel_max <= CONFIG_SWAPPINESS_MAX;
 	regulator_reset(&reg);
-	for (size_t i = 0; i < ntargets; i++)
-		check_regulator(&reg, &lim, targets[i], take_int(&b), realistic ? &state : NULL, &prev, &cur);
+	/* A monotonic clock, 0 to 25.5 s a decision, so that rises come within and after
+	 * REGULATOR_TURN_S of a write down. */
+	for (size_t i = 0; i < ntargets; i++) {
+		now_us += take(&b, 1) * 100000;
+		check_regulator(&reg, &lim, targets[i], take_int(&b), now_us, realistic ? &state : NULL, &prev, &cur);
+	}
 	while (b.left > 0) {
 		int target = take_int(&b);
 
-		check_regulator(&reg, &lim, target, take_int(&b), realistic ? &state : NULL, &prev, &cur);
+		now_us += take(&b, 1) * 100000;
+		check_regulator(&reg, &lim, target, take_int(&b), now_us, realistic ? &state : NULL, &prev, &cur);
 	}
 	return 0;
 }

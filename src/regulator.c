@@ -1,6 +1,7 @@
 #include "regulator.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 
 void
@@ -38,7 +39,7 @@ step_for(const struct regulator *r, const struct regulator_limits *lim, int curr
 	bool soon = now_us >= r->last_us && now_us - r->last_us < (uint64_t)REGULATOR_TURN_S * 1000000;
 
 	if (r->last_dir < 0 && dir > 0 && soon)
-		return lim->step * REGULATOR_TURN_MUL;
+		return lim->step > INT_MAX / REGULATOR_TURN_MUL ? INT_MAX : lim->step * REGULATOR_TURN_MUL;
 	return lim->step;
 }
 

@@ -1,5 +1,6 @@
 /* Unit tests for the regulator: clamp, step, smoothing, no-op, kernel limit. */
 #include <errno.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -320,6 +321,14 @@ test_turn(void **state)
 	assert_int_equal(d.verdict, REGULATOR_WRITE);
 	d = next_at(&reg, &lim, 150, 130, 50);
 	assert_int_equal(d.verdict, REGULATOR_WRITE);
+	/* A step so large that three times it overflows: the most an int holds (and no UB). */
+	lim.step = INT_MAX;
+	d = next_at(&reg, &lim, 0, 150, 60); /* an end: a write down */
+	assert_int_equal(d.verdict, REGULATOR_WRITE);
+	d = next_at(&reg, &lim, 100, 0, 61);
+	assert_int_equal(d.verdict, REGULATOR_BELOW_STEP);
+	assert_int_equal(d.step, INT_MAX);
+	lim.step = 20;
 	/* Unchanged: the step asked is the configured one. */
 	d = next_at(&reg, &lim, 150, 150, 51);
 	assert_int_equal(d.verdict, REGULATOR_UNCHANGED);
