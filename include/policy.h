@@ -95,7 +95,9 @@ enum policy_kind {
  * the formula last asked for the top: distress swings from poll to poll while
  * reclaim goes on (phased phase 1 on disk: 100 85 100 100 70 35 100), and each
  * dip below the top costs the work that wants it. Below the top it follows the
- * formula at once: a hold there raises the level, which zram's phase 2 pays for.
+ * formula at once: a hold there raises the level, which zram's phase 2 pays for. (The
+ * regulator holds back a rise soon after a write down instead, which keeps the lower
+ * value: include/regulator.h, REGULATOR_TURN_S.)
  */
 #define POLICY_TENDENCY_TOP_HOLD_S 3
 
