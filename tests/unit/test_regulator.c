@@ -241,98 +241,66 @@ next_at(struct regulator *r, const struct regulator_limits *lim, int target, int
 }
 
 /* A rise within REGULATOR_TURN_S of a write down needs REGULATOR_TURN_MUL times the step; falls,
- * rises after rises and every move later need the step alone; the ends are always reached. */
+ * rises after rises and every move later need the step alone; the ends are always reached. One
+ * regulator through every row, in order: each row's decision at its time, with the limits it
+ * names, must give the verdict and the step asked (0: not checked). */
 static void
 test_turn(void **state)
 {
-	struct regulator_limits lim = { .min = 0, .max = 200, .step = 20, .kernel_max = 200 };
+	enum { W = REGULATOR_WRITE, B = REGULATOR_BELOW_STEP, U = REGULATOR_UNCHANGED, RESET = -1 };
+	static const struct {
+		double at_s;
+		int min, max, step, target, current;
+		int verdict, asked;
+		const char *why;
+	} rows[] = {
+		{ 100, 0, 200, 20, 176, 60, W, 20, "the dirtier on zram (bench/RESULTS.md): 60 -> 176" },
+		{ 101, 0, 200, 20, 137, 176, W, 20, "then 137: a fall after a rise needs the step" },
+		{ 102, 0, 200, 20, 169, 137, B, 60, "169, a rise 1 s after a write down: 3 times the step" },
+		{ 110.999, 0, 200, 20, 196, 137, B, 60, "+59 just under 10 s after it" },
+		{ 110.999, 0, 200, 20, 197, 137, W, 60, "+60" },
+		{ 111, 0, 200, 20, 217, 197, W, 20, "a rise after a rise: the step" },
+		{ 112, 0, 200, 20, 197, 217, W, 20, "a fall after a rise: the step" },
+		{ 113, 0, 200, 20, 177, 197, W, 20, "a fall after a fall: the step" },
+		{ 115, 0, 200, 20, 199, 177, B, 60, "a rise 2 s after it, +22" },
+		{ 122.999, 0, 200, 20, 197, 177, B, 60,
+		  "a held rise is no write: the 10 s run from the write down (113 s)" },
+		{ 123, 0, 200, 20, 197, 177, W, 20, "10 s after it: the step" },
+		{ 124, 0, 200, 20, 150, 197, W, 20, "a fall" },
+		{ 125, 0, 200, 20, 250, 150, W, 60, "a rise 1 s after it to the top, 200: an end, reached anyway" },
+		{ 126, 0, 180, 20, 140, 190, W, 20, "a knob above max is corrected: a write down" },
+		{ 127, 50, 180, 20, 70, 20, W, 60, "a rise 1 s after it from a knob below min: corrected" },
+		{ 128, 0, 200, 20, 70, 70, U, 20, "no change" },
+		{ 129, 0, 200, 20, 60, 70, B, 20, "-10: below the step" },
+		{ 129, 0, 200, 20, 40, 70, W, 20, "-30" },
+		{ 0, 0, 0, 0, 0, 0, RESET, 0, "a reset (reload, yield) forgets the write down" },
+		{ 130, 0, 200, 20, 60, 40, W, 20, "+20 a second after it" },
+		{ 131, 0, 200, 20, 30, 60, W, 20, "a write down" },
+		{ 50, 0, 200, 20, 50, 30, W, 20, "a clock before it (CLOCK_MONOTONIC never goes back): long after" },
+		{ 60, 0, 200, INT_MAX, 0, 50, W, 0, "an end, a write down" },
+		{ 61, 0, 200, INT_MAX, 100, 0, B, INT_MAX, "3 times a step near INT_MAX: INT_MAX, no overflow" },
+		{ 62, 0, 200, 20, 20, 20, U, 20, "unchanged: the step asked is the configured one" },
+	};
 	struct regulator reg = { 0 };
-	struct regulator_decision d;
-	int turn = 20 * REGULATOR_TURN_MUL;
 
 	(void)state;
 	assert_int_equal(REGULATOR_TURN_MUL, 3);
 	assert_int_equal(REGULATOR_TURN_S, 10);
-	/* The dirtier on zram (bench/RESULTS.md): 60 -> 176, then 137. */
-	d = next_at(&reg, &lim, 176, 60, 100);
-	assert_int_equal(d.verdict, REGULATOR_WRITE);
-	assert_int_equal(d.step, 20);
-	d = next_at(&reg, &lim, 137, 176, 101); /* a fall after a rise: the step */
-	assert_int_equal(d.verdict, REGULATOR_WRITE);
-	assert_int_equal(d.step, 20);
-	d = next_at(&reg, &lim, 169, 137, 102); /* a rise 1 s after a fall: 3 times the step */
-	assert_int_equal(d.verdict, REGULATOR_BELOW_STEP);
-	assert_int_equal(d.value, 169);
-	assert_int_equal(d.step, turn);
-	d = next_at(&reg, &lim, 137 + turn - 1, 137, 110.999);
-	assert_int_equal(d.verdict, REGULATOR_BELOW_STEP);
-	d = next_at(&reg, &lim, 137 + turn, 137, 110.999);
-	assert_int_equal(d.verdict, REGULATOR_WRITE);
-	/* Now up: a rise on needs the step, and so does a fall. */
-	d = next_at(&reg, &lim, 197 + 20, 197, 111);
-	assert_int_equal(d.verdict, REGULATOR_WRITE);
-	assert_int_equal(d.step, 20);
-	d = next_at(&reg, &lim, 197, 217, 112);
-	assert_int_equal(d.verdict, REGULATOR_WRITE);
-	assert_int_equal(d.value, 197);
-	/* Down: a fall on needs the step. */
-	d = next_at(&reg, &lim, 177, 197, 113);
-	assert_int_equal(d.verdict, REGULATOR_WRITE);
-	assert_int_equal(d.step, 20);
-	/* A held rise does not count as a write: 10 s after the last write down (113 s), not
-	 * after the held one. */
-	d = next_at(&reg, &lim, 200 - 1, 177, 115);
-	assert_int_equal(d.verdict, REGULATOR_BELOW_STEP);
-	d = next_at(&reg, &lim, 177 + 20, 177, 122.999);
-	assert_int_equal(d.verdict, REGULATOR_BELOW_STEP);
-	d = next_at(&reg, &lim, 177 + 20, 177, 123);
-	assert_int_equal(d.verdict, REGULATOR_WRITE);
-	assert_int_equal(d.step, 20);
-	/* The ends are reached whatever the step, a turn too; a value outside the limits is
-	 * corrected. */
-	d = next_at(&reg, &lim, 150, 197, 124);
-	assert_int_equal(d.verdict, REGULATOR_WRITE);
-	d = next_at(&reg, &lim, 250, 150, 125);
-	assert_int_equal(d.verdict, REGULATOR_WRITE);
-	assert_int_equal(d.value, 200);
-	lim.max = 180;
-	d = next_at(&reg, &lim, 150, 130, 126.5); /* after the write up to 200: no turn */
-	assert_int_equal(d.verdict, REGULATOR_WRITE);
-	d = next_at(&reg, &lim, 140, 190, 127); /* 190 is above max: corrected, a write down */
-	assert_int_equal(d.verdict, REGULATOR_WRITE);
-	/* A rise of 50 a second after that write down, from a knob below min = 50: corrected. */
-	lim.min = 50;
-	d = next_at(&reg, &lim, 70, 20, 128);
-	assert_int_equal(d.verdict, REGULATOR_WRITE);
-	assert_int_equal(d.value, 70);
-	lim.min = 0;
-	lim.max = 200;
-	d = next_at(&reg, &lim, 160, 170, 129);
-	assert_int_equal(d.verdict, REGULATOR_BELOW_STEP); /* -10: below the step */
-	d = next_at(&reg, &lim, 140, 170, 129);
-	assert_int_equal(d.verdict, REGULATOR_WRITE);
-	/* A reset (reload, yield) forgets the last write. */
-	regulator_reset(&reg);
-	d = next_at(&reg, &lim, 160, 140, 130);
-	assert_int_equal(d.verdict, REGULATOR_WRITE);
-	assert_int_equal(d.step, 20);
-	/* A clock before the last write (CLOCK_MONOTONIC never goes back) is taken as long after. */
-	d = next_at(&reg, &lim, 130, 160, 131);
-	assert_int_equal(d.verdict, REGULATOR_WRITE);
-	d = next_at(&reg, &lim, 150, 130, 50);
-	assert_int_equal(d.verdict, REGULATOR_WRITE);
-	/* A step so large that three times it overflows: the most an int holds (and no UB). */
-	lim.step = INT_MAX;
-	d = next_at(&reg, &lim, 0, 150, 60); /* an end: a write down */
-	assert_int_equal(d.verdict, REGULATOR_WRITE);
-	d = next_at(&reg, &lim, 100, 0, 61);
-	assert_int_equal(d.verdict, REGULATOR_BELOW_STEP);
-	assert_int_equal(d.step, INT_MAX);
-	lim.step = 20;
-	/* Unchanged: the step asked is the configured one. */
-	d = next_at(&reg, &lim, 150, 150, 51);
-	assert_int_equal(d.verdict, REGULATOR_UNCHANGED);
-	assert_int_equal(d.step, 20);
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct regulator_limits lim = { .min = rows[i].min, .max = rows[i].max, .step = rows[i].step,
+						.kernel_max = 200 };
+		struct regulator_decision d;
+
+		if (rows[i].verdict == RESET) {
+			regulator_reset(&reg);
+			continue;
+		}
+		d = next_at(&reg, &lim, rows[i].target, rows[i].current, rows[i].at_s);
+		if ((int)d.verdict != rows[i].verdict || (rows[i].asked && d.step != rows[i].asked))
+			fail_msg("row %zu (%s): %d -> %d at %.3f s: verdict %s, step asked %d", i, rows[i].why,
+				 rows[i].current, rows[i].target, rows[i].at_s, regulator_verdict_name(d.verdict),
+				 d.step);
+	}
 }
 
 /* A target that swings 176 <-> 137 every second (the formula following distress) is written
