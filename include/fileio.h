@@ -10,21 +10,22 @@
 /*
  * Writes buf to path with the given mode, so that a reader sees the old
  * content or the new, never a part. Everything goes through a descriptor of
- * path's directory, opened with O_NOFOLLOW: a directory that is itself a
- * symlink is refused (-ENOTDIR; symlinks higher up the path are followed). In it
+ * path's directory, opened one component at a time with O_NOFOLLOW: a symlink
+ * anywhere in the directory's path is refused (-ENOTDIR), not followed. In it
  * a temporary file ".NAME.XXXXXXXXXXXXXXXX.tmp" with a random suffix is created
  * with O_EXCL and O_NOFOLLOW (another name is tried when one exists, whatever
  * it is), written, and renamed over NAME; a symlink, FIFO or file at NAME is
  * replaced, never opened or followed. The directory may belong to another user.
  * Returns 0 or a negative errno (-EISDIR when NAME is a directory); on failure
- * no temporary file is left.
+ * no temporary file is left, and why (why_len bytes) says what failed, naming
+ * the component refused, for the log.
  */
-int fileio_write_atomic(const char *path, const char *buf, size_t len, mode_t mode);
+int fileio_write_atomic(const char *path, const char *buf, size_t len, mode_t mode, char *why, size_t why_len);
 
 /*
  * Removes the file fileio_write_atomic wrote at path, through a descriptor of
- * its directory opened the same way: a directory that is itself a symlink is
- * refused (-ENOTDIR), not followed to another directory's file of that name.
+ * its directory opened the same way: a symlink anywhere in the directory's path
+ * is refused (-ENOTDIR), not followed to another directory's file of that name.
  * Only a regular file is removed; a symlink, FIFO or directory at NAME is
  * left in place (-EBADFD), never followed. Returns 0, -ENOENT when there is
  * no such file or directory, or another negative errno; on failure why

@@ -1,3 +1,5 @@
+/* O_PATH (open_dir_nofollow). */
+#define _GNU_SOURCE
 #include "fileio.h"
 
 #include <errno.h>
@@ -131,51 +133,121 @@ file_kind(mode_t mode)
 				: "of an unknown type";
 }
 
-/* Opens the directory of path as the atomic write and the removal do: with
- * O_NOFOLLOW on the directory's own name, so that someone who may replace it
- * with a symlink cannot send either elsewhere; from there on every name is
- * looked up in this directory, whatever happens to its path. dir (dir_len
- * bytes) gets the directory's path, *ret_base the last component of path.
- * Returns the fd or a negative errno (-ENOTDIR when the directory is a
- * symlink, -EISDIR when path names no file). */
+/* Opens dir one component at a time from / (or the working directory), each
+ * with O_NOFOLLOW: a symlink anywhere on the way is refused, not followed, so
+ * that someone who may replace a directory on the path (the collector's user
+ * owns the textfile's directory, sometimes its parent) cannot send a write or a
+ * removal to another directory's file of that name. O_PATH: each needs only
+ * search permission, as a path lookup does. Returns the fd, or a negative
+ * errno (-ENOTDIR for a symlink) with *bad_len the length of the prefix of dir
+ * that names the component refused. */
 static int
-open_parent(const char *path, char *dir, size_t dir_len, const char **ret_base)
+open_dir_nofollow(const char *dir, size_t *bad_len)
+{
+	const char *p = dir;
+	int dfd;
+
+	dfd = open(dir[0] == '/' ? "/" : ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0) {
+		*bad_len = dir[0] == '/' ? 1 : 0;
+		return -errno;
+	}
+	for (;;) {
+		char name[NAME_MAX + 1];
+		const char *end;
+		size_t n;
+		int next, err;
+
+		while (*p == '/')
+			p++;
+		if (*p == '\0')
+			return dfd;
+		end = strchr(p, '/');
+		if (!end)
+			end = p + strlen(p);
+		n = (size_t)(end - p);
+		if (n > NAME_MAX)
+			next = -1, errno = ENAMETOOLONG;
+		else {
+			memcpy(name, p, n);
+			name[n] = '\0';
+			next = openat(dfd, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		}
+		err = errno;
+		close(dfd);
+		if (next < 0) {
+			*bad_len = (size_t)(end - dir);
+			return -err;
+		}
+		dfd = next;
+		p = end;
+	}
+}
+
+/* Opens the directory of path as the atomic write and the removal do
+ * (open_dir_nofollow). dir (dir_len bytes) gets the directory's path,
+ * *ret_base the last component of path. Returns the fd or a negative errno
+ * (-ENOTDIR when a component of the directory is a symlink, -EISDIR when path
+ * names no file); on failure why (why_len bytes) says what was refused. */
+static int
+open_parent(const char *path, char *dir, size_t dir_len, const char **ret_base, char *why, size_t why_len)
 {
 	const char *slash = strrchr(path, '/'), *base;
+	char comp[PATH_MAX];
+	size_t bad = 0, n;
+	struct stat st;
+	bool last;
 	int dfd;
 
 	if (!slash) {
 		snprintf(dir, dir_len, ".");
 		base = path;
 	} else {
-		size_t n = slash == path ? 1 : (size_t)(slash - path);
-
-		if (n >= dir_len)
+		n = slash == path ? 1 : (size_t)(slash - path);
+		if (n >= dir_len) {
+			snprintf(why, why_len, "its directory's path is too long");
 			return -ENAMETOOLONG;
+		}
 		memcpy(dir, path, n);
 		dir[n] = '\0';
 		base = slash + 1;
 	}
-	if (base[0] == '\0' || strcmp(base, ".") == 0 || strcmp(base, "..") == 0)
+	if (base[0] == '\0' || strcmp(base, ".") == 0 || strcmp(base, "..") == 0) {
+		snprintf(why, why_len, "%s", strerror(EISDIR));
 		return -EISDIR;
-	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (dfd < 0)
-		return -errno;
-	*ret_base = base;
+	}
+	dfd = open_dir_nofollow(dir, &bad);
+	if (dfd >= 0) {
+		*ret_base = base;
+		return dfd;
+	}
+	/* Name what was refused; lstat only names what is there. */
+	n = bad < sizeof(comp) ? bad : sizeof(comp) - 1;
+	memcpy(comp, dir, n);
+	comp[n] = '\0';
+	last = n == strlen(dir);
+	if ((dfd == -ENOTDIR || dfd == -ELOOP) && lstat(comp, &st) == 0 && !S_ISDIR(st.st_mode))
+		snprintf(why, why_len, last ? "its directory '%s' is %s, %s" : "'%s', on its directory's path, is %s, %s",
+			 comp, file_kind(st.st_mode), S_ISLNK(st.st_mode) ? "not followed" : "not a directory");
+	else
+		snprintf(why, why_len, last ? "its directory '%s': %s" : "'%s', on its directory's path: %s", comp,
+			 strerror(-dfd));
 	return dfd;
 }
 
 int
-fileio_write_atomic(const char *path, const char *buf, size_t len, mode_t mode)
+fileio_write_atomic(const char *path, const char *buf, size_t len, mode_t mode, char *why, size_t why_len)
 {
 	char dir[PATH_MAX];
 	const char *base;
 	int dfd, r;
 
-	dfd = open_parent(path, dir, sizeof(dir), &base);
+	dfd = open_parent(path, dir, sizeof(dir), &base, why, why_len);
 	if (dfd < 0)
 		return dfd;
 	r = fileio_write_atomic_at(dfd, base, buf, len, mode);
+	if (r < 0)
+		snprintf(why, why_len, "%s", strerror(-r));
 	close(dfd);
 	return r;
 }
@@ -188,18 +260,9 @@ fileio_remove(const char *path, char *why, size_t why_len)
 	struct stat st;
 	int dfd, r = 0;
 
-	dfd = open_parent(path, dir, sizeof(dir), &base);
-	if (dfd < 0) {
-		/* Why the directory was refused: lstat only names what is there. */
-		if ((dfd == -ENOTDIR || dfd == -ELOOP) && lstat(dir, &st) == 0 && !S_ISDIR(st.st_mode))
-			snprintf(why, why_len, "its directory '%s' is %s, %s", dir, file_kind(st.st_mode),
-				 S_ISLNK(st.st_mode) ? "not followed" : "not a directory");
-		else if (dir[0])
-			snprintf(why, why_len, "directory '%s': %s", dir, strerror(-dfd));
-		else
-			snprintf(why, why_len, "%s", strerror(-dfd));
+	dfd = open_parent(path, dir, sizeof(dir), &base, why, why_len);
+	if (dfd < 0)
 		return dfd;
-	}
 	/* Only a regular file: what else is at the name is not ours. Should a
 	 * symlink take its place after this fstatat, unlinkat removes the link
 	 * itself (it never follows the last component), in this directory. */

@@ -24,6 +24,7 @@ static void
 publish_file(int dfd, const char *name, const char *path, const char *buf, int len, char *last, int *last_len,
 	     int *err)
 {
+	char why[PATH_MAX + 80];
 	int r;
 
 	if (len < 0) {
@@ -33,12 +34,14 @@ publish_file(int dfd, const char *name, const char *path, const char *buf, int l
 	}
 	if (last && len == *last_len && memcmp(buf, last, (size_t)len) == 0 && *err == 0)
 		return;
-	if (dfd == AT_FDCWD)
-		r = fileio_write_atomic(path, buf, (size_t)len, 0644);
-	else
+	if (dfd == AT_FDCWD) {
+		r = fileio_write_atomic(path, buf, (size_t)len, 0644, why, sizeof(why));
+	} else {
 		r = fileio_write_atomic_at(dfd, name, buf, (size_t)len, 0644);
+		snprintf(why, sizeof(why), "%s", strerror(-r));
+	}
 	if (r < 0) {
-		journal_log_once(err, r, LOG_ERR, MSGID_ERROR, "failed to write '%s': %s", path, strerror(-r));
+		journal_log_once(err, r, LOG_ERR, MSGID_ERROR, "failed to write '%s': %s", path, why);
 		return;
 	}
 	*err = 0;
@@ -75,7 +78,7 @@ remove_file(int dfd, const char *name, const char *path)
 
 /* The textfile's directory may belong to the collector's user: removed the
  * way it was written (fileio_remove), never through a symlink put in its
- * directory's place. */
+ * directory's place or above it. */
 static void
 remove_metrics(const char *path)
 {

@@ -115,6 +115,38 @@ for when in exit reload; do
 	rm -f "$EVIL"
 done
 rm -rf "$OTHER" "$EVIL.moved"
+# A directory above the textfile's, in the hands of the collector's user too
+# (it owns $EVIL here), swapped for a symlink while the daemon runs: neither
+# the writes of each poll nor the removal at the exit follow it (before, only
+# the last directory was opened with O_NOFOLLOW, and the metrics replaced the
+# other directory's file of that name every poll).
+what="a directory above the textfile's swapped for a symlink"
+evil_dir
+mkdir -p "$EVIL/a/sub" "$OTHER/sub"
+chown -R nobody "$EVIL/a"
+printf 'root only\n' >"$OTHER/sub/autoswappiness.prom"
+AP=$EVIL/a/sub/autoswappiness.prom
+printf '[policy]\nname = ck\n[daemon]\ninterval_ms = 100\n[metrics]\ntextfile = %s\n' "$AP" >"$CONF/above.conf"
+set_knob 60
+start_daemon -c "$CONF/above.conf"
+check "$what: the metrics are written" wait_for 15 is_regular "$AP"
+mv "$EVIL/a" "$EVIL/a.moved"
+ln -s "$OTHER" "$EVIL/a"
+check "$what: the failed write names the link" \
+	wait_for 15 log_has "failed to write '$AP': '$EVIL/a', on its directory's path, is a symbolic link, not followed"
+sleep 1 # ten polls more
+check "$what: the other directory's file of that name is untouched by the polls" \
+	test "$(cat "$OTHER/sub/autoswappiness.prom")" = "root only"
+check "$what: the daemon still writes the knob" knob_is 23
+rc=0
+stop_within 15 TERM || rc=$?
+check "$what: SIGTERM exits 0 (got $rc)" test "$rc" = 0
+check "$what: the knob is restored" knob_is 60
+check "$what: the other directory's file is still there after the exit" \
+	test "$(cat "$OTHER/sub/autoswappiness.prom")" = "root only"
+check "$what: the removal names the link" \
+	log_has "failed to remove '$AP': '$EVIL/a', on its directory's path, is a symbolic link, not followed"
+rm -rf "$OTHER" "$EVIL"
 # The normal case: the directory is still a directory, its owner another user.
 for when in exit reload; do
 	what="the textfile in another user's directory, at $when"

@@ -10,6 +10,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -59,6 +60,8 @@ pread(int fd, void *buf, size_t count, off_t offset)
 }
 
 static char dir[64];
+/* What the last failed write said (fileio_write_atomic's why). */
+static char wbuf[PATH_MAX + 80];
 
 static int
 setup(void **state)
@@ -156,11 +159,11 @@ test_write_plain(void **state)
 
 	(void)state;
 	path_in(target, sizeof(target), "m.prom");
-	assert_int_equal(fileio_write_atomic(target, "one\n", 4, 0644), 0);
+	assert_int_equal(fileio_write_atomic(target, "one\n", 4, 0644, wbuf, sizeof(wbuf)), 0);
 	/* The mode as asked, whatever the umask. */
 	assert_int_equal(mode_of("m.prom"), S_IFREG | 0644);
 	assert_string_equal(content("m.prom"), "one\n");
-	assert_int_equal(fileio_write_atomic(target, "two\n", 4, 0644), 0);
+	assert_int_equal(fileio_write_atomic(target, "two\n", 4, 0644, wbuf, sizeof(wbuf)), 0);
 	assert_string_equal(content("m.prom"), "two\n");
 	assert_int_equal(entries(), 1); /* no temporary file left */
 	umask(old);
@@ -177,7 +180,7 @@ test_write_over_planted_target(void **state)
 	path_in(secret, sizeof(secret), "secret");
 	path_in(target, sizeof(target), "m.prom");
 	assert_int_equal(symlink(secret, target), 0);
-	assert_int_equal(fileio_write_atomic(target, "metrics\n", 8, 0644), 0);
+	assert_int_equal(fileio_write_atomic(target, "metrics\n", 8, 0644, wbuf, sizeof(wbuf)), 0);
 	assert_int_equal(mode_of("m.prom"), S_IFREG | 0644);
 	assert_string_equal(content("m.prom"), "metrics\n");
 	assert_string_equal(content("secret"), "root only\n");
@@ -186,7 +189,7 @@ test_write_over_planted_target(void **state)
 	assert_int_equal(unlink(target), 0);
 	assert_int_equal(mkfifo(target, 0644), 0);
 	alarm(10); /* a blocked open would hang here: fail instead */
-	assert_int_equal(fileio_write_atomic(target, "metrics\n", 8, 0644), 0);
+	assert_int_equal(fileio_write_atomic(target, "metrics\n", 8, 0644, wbuf, sizeof(wbuf)), 0);
 	alarm(0);
 	assert_int_equal(mode_of("m.prom"), S_IFREG | 0644);
 	assert_int_equal(entries(), 2);
@@ -214,7 +217,7 @@ test_write_skips_planted_temp_names(void **state)
 	fake_random[2] = 0xcc;
 	fake_random_n = 3;
 	alarm(10);
-	assert_int_equal(fileio_write_atomic(target, "metrics\n", 8, 0644), 0);
+	assert_int_equal(fileio_write_atomic(target, "metrics\n", 8, 0644, wbuf, sizeof(wbuf)), 0);
 	alarm(0);
 	assert_int_equal(fake_random_next, 3); /* two names skipped, the third taken */
 	assert_string_equal(content("m.prom"), "metrics\n");
@@ -229,7 +232,7 @@ test_write_skips_planted_temp_names(void **state)
 	fake_random[0] = 0xaa;
 	fake_random_n = 1;
 	fake_random_next = 0;
-	assert_int_equal(fileio_write_atomic(target, "other\n", 6, 0644), -EEXIST);
+	assert_int_equal(fileio_write_atomic(target, "other\n", 6, 0644, wbuf, sizeof(wbuf)), -EEXIST);
 	assert_string_equal(content("m.prom"), "metrics\n");
 	assert_string_equal(content("secret"), "root only\n");
 	assert_int_equal(entries(), 5);
@@ -238,7 +241,7 @@ test_write_skips_planted_temp_names(void **state)
 static void
 test_write_refuses(void **state)
 {
-	char target[128], link[128], sub[128];
+	char target[128], link[128], sub[128], expect[256];
 
 	(void)state;
 	/* The directory itself a symlink: not followed. */
@@ -247,19 +250,51 @@ test_write_refuses(void **state)
 	path_in(link, sizeof(link), "link");
 	assert_int_equal(symlink(sub, link), 0);
 	path_in(target, sizeof(target), "link/m.prom");
-	assert_int_equal(fileio_write_atomic(target, "x\n", 2, 0644), -ENOTDIR);
+	assert_int_equal(fileio_write_atomic(target, "x\n", 2, 0644, wbuf, sizeof(wbuf)), -ENOTDIR);
+	snprintf(expect, sizeof(expect), "its directory '%s/link' is a symbolic link, not followed", dir);
+	assert_string_equal(wbuf, expect);
 	path_in(target, sizeof(target), "real/m.prom");
 	assert_int_equal(access(target, F_OK), -1);
+	/* A symlink higher up: refused as well (the collector's user may own the
+	 * parent of the textfile's directory), and named. */
+	path_in(sub, sizeof(sub), "real/sub");
+	assert_int_equal(mkdir(sub, 0755), 0);
+	path_in(target, sizeof(target), "link/sub/m.prom");
+	assert_int_equal(fileio_write_atomic(target, "x\n", 2, 0644, wbuf, sizeof(wbuf)), -ENOTDIR);
+	snprintf(expect, sizeof(expect), "'%s/link', on its directory's path, is a symbolic link, not followed", dir);
+	assert_string_equal(wbuf, expect);
+	path_in(target, sizeof(target), "real/sub/m.prom");
+	assert_int_equal(access(target, F_OK), -1);
+	/* A file on the way, and a missing directory, are named too. */
+	put("file", "", 0600);
+	path_in(target, sizeof(target), "file/sub/m.prom");
+	assert_int_equal(fileio_write_atomic(target, "x\n", 2, 0644, wbuf, sizeof(wbuf)), -ENOTDIR);
+	snprintf(expect, sizeof(expect), "'%s/file', on its directory's path, is a regular file, not a directory", dir);
+	assert_string_equal(wbuf, expect);
+	path_in(target, sizeof(target), "gone/sub/m.prom");
+	assert_int_equal(fileio_write_atomic(target, "x\n", 2, 0644, wbuf, sizeof(wbuf)), -ENOENT);
+	snprintf(expect, sizeof(expect), "'%s/gone', on its directory's path: %s", dir, strerror(ENOENT));
+	assert_string_equal(wbuf, expect);
+	/* Empty and "." components and the real directories: written. */
+	snprintf(target, sizeof(target), "%s//real/./sub/m.prom", dir);
+	assert_int_equal(fileio_write_atomic(target, "y\n", 2, 0644, wbuf, sizeof(wbuf)), 0);
+	assert_string_equal(content("real/sub/m.prom"), "y\n");
+	assert_int_equal(unlink(target), 0);
+	path_in(sub, sizeof(sub), "real/sub");
+	assert_int_equal(rmdir(sub), 0);
+	path_in(sub, sizeof(sub), "file");
+	assert_int_equal(unlink(sub), 0);
+	path_in(target, sizeof(target), "real/m.prom");
 	/* A directory at the target's name: an error, and no temporary file left. */
 	assert_int_equal(mkdir(target, 0755), 0);
-	assert_int_equal(fileio_write_atomic(target, "x\n", 2, 0644), -EISDIR);
+	assert_int_equal(fileio_write_atomic(target, "x\n", 2, 0644, wbuf, sizeof(wbuf)), -EISDIR);
 	assert_int_equal(entries(), 2);
 	path_in(target, sizeof(target), "real");
 	snprintf(sub, sizeof(sub), "ls -A '%s/real' | grep -q tmp", dir);
 	assert_int_not_equal(system(sub), 0);
 	/* No name. */
 	path_in(target, sizeof(target), "");
-	assert_int_equal(fileio_write_atomic(target, "x\n", 2, 0644), -EISDIR);
+	assert_int_equal(fileio_write_atomic(target, "x\n", 2, 0644, wbuf, sizeof(wbuf)), -EISDIR);
 }
 
 static void
@@ -496,11 +531,11 @@ test_write_atomic_at(void **state)
 static void
 test_remove(void **state)
 {
-	char target[128], other[128], link[128], why[256];
+	char target[128], other[256], link[128], why[256];
 
 	(void)state;
 	path_in(target, sizeof(target), "m.prom");
-	assert_int_equal(fileio_write_atomic(target, "one\n", 4, 0644), 0);
+	assert_int_equal(fileio_write_atomic(target, "one\n", 4, 0644, wbuf, sizeof(wbuf)), 0);
 	assert_int_equal(fileio_remove(target, why, sizeof(why)), 0);
 	assert_int_equal(entries(), 0);
 	assert_int_equal(fileio_remove(target, why, sizeof(why)), -ENOENT);
@@ -517,6 +552,15 @@ test_remove(void **state)
 	assert_int_equal(fileio_remove(target, why, sizeof(why)), -ENOTDIR);
 	assert_string_equal(content("other/m.prom"), "root only\n");
 	snprintf(other, sizeof(other), "its directory '%s/prom' is a symbolic link, not followed", dir);
+	assert_string_equal(why, other);
+	/* Or a directory above it. */
+	path_in(other, sizeof(other), "other/sub");
+	assert_int_equal(mkdir(other, 0755), 0);
+	put("other/sub/m.prom", "root only\n", 0600);
+	path_in(target, sizeof(target), "prom/sub/m.prom");
+	assert_int_equal(fileio_remove(target, why, sizeof(why)), -ENOTDIR);
+	assert_string_equal(content("other/sub/m.prom"), "root only\n");
+	snprintf(other, sizeof(other), "'%s/prom', on its directory's path, is a symbolic link, not followed", dir);
 	assert_string_equal(why, other);
 
 	/* A symlink, FIFO or directory at the name is left in place. */
