@@ -3,6 +3,7 @@
 #define AUTOSWAPPINESS_REGULATOR_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct regulator_limits {
@@ -85,5 +86,13 @@ void regulator_range(const struct regulator_limits *lim, int *lo, int *hi);
 
 /* Returns a short name for a verdict ("write", "unchanged", "below-step"). */
 const char *regulator_verdict_name(enum regulator_verdict v);
+
+/* The verdict as the log and systemctl status say it: its name, and for
+ * below-step the step the change had to reach, and why when that is more than
+ * lim's step ("below-step 60: a rise within 10 s of a fall"). len bytes at
+ * most; REGULATOR_VERDICT_TEXT_MAX hold any. */
+#define REGULATOR_VERDICT_TEXT_MAX 64
+void regulator_verdict_text(const struct regulator_decision *d, const struct regulator_limits *lim, char *buf,
+			    size_t len);
 
 #endif

@@ -167,17 +167,19 @@ act(struct daemon *d, const struct decision *dn, int current)
 	struct journal_decision jd = {
 		.policy = pname, .swappiness = dec->value, .previous = current, .result = pr, .reason = pr->reason
 	};
+	char verdict[REGULATOR_VERDICT_TEXT_MAX];
 	int r;
 
 	if (dec->verdict != REGULATOR_WRITE) {
+		regulator_verdict_text(dec, &dn->lim, verdict, sizeof(verdict));
 		journal_decision(LOG_DEBUG, MSGID_DECISION, &jd, "swappiness stays %d (%s: %s; %s)", current, pname,
-				 pr->reason, regulator_verdict_name(dec->verdict));
+				 pr->reason, verdict);
 		/* systemctl status shows the reason of a decision, not only of the last write
 		 * (tendency keeps the value without reclaim and says so); sent only on change,
 		 * and while the value stays at most every NOTIFY_REASON_MIN_S (notify.h). */
 		if (!d->own.dry_run)
 			notify_kept(&d->status, d->cur.time_us, "swappiness %d (%s: %s; %s)", current, pname,
-				    pr->reason, regulator_verdict_name(dec->verdict));
+				    pr->reason, verdict);
 		return;
 	}
 	if (d->own.dry_run) {

@@ -83,7 +83,7 @@ put_answer(struct textbuf *t, const struct explain_input *in)
 	case REGULATOR_BELOW_STEP:
 		textbuf_put(t, "It would leave vm.swappiness at %d: ", in->current);
 		put_asks(t, in);
-		textbuf_put(t, ", less than the step of %d away", in->dn->lim.step);
+		textbuf_put(t, ", less than the step of %d away", dec->step);
 		break;
 	}
 	textbuf_put(t, ".\n");

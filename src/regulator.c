@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 void
@@ -100,4 +101,15 @@ regulator_verdict_name(enum regulator_verdict v)
 		return "below-step";
 	}
 	return "?";
+}
+
+void
+regulator_verdict_text(const struct regulator_decision *d, const struct regulator_limits *lim, char *buf, size_t len)
+{
+	if (d->verdict != REGULATOR_BELOW_STEP)
+		snprintf(buf, len, "%s", regulator_verdict_name(d->verdict));
+	else if (d->step > lim->step)
+		snprintf(buf, len, "below-step %d: a rise within %d s of a fall", d->step, REGULATOR_TURN_S);
+	else
+		snprintf(buf, len, "below-step %d", d->step);
 }

@@ -1073,7 +1073,8 @@ check "  and its stop restores 60" knob_is 60
 # In their own files: tests/integration/harden-files.sh, daemon-hardening.sh;
 # the adaptive cycle in tests/integration/adaptive.sh; --explain in explain.sh;
 # others who set vm.swappiness (sysctl.d, tuned, the kernel command line) in
-# coexist.sh; the kernel's LRU (lru_gen/enabled) in lru.sh.
+# coexist.sh; the kernel's LRU (lru_gen/enabled) in lru.sh; the regulator's rise after a
+# fall in turn.sh.
 source "$TOP/tests/integration/harden-files.sh"
 source "$TOP/tests/integration/daemon-hardening.sh"
 source "$TOP/tests/integration/adaptive.sh"
@@ -1085,5 +1086,6 @@ source "$TOP/tests/integration/psi-trigger.sh"
 source "$TOP/tests/integration/liveness.sh"
 source "$TOP/tests/integration/state-dir.sh"
 source "$TOP/tests/integration/kernel-fifo.sh"
+source "$TOP/tests/integration/turn.sh"
 echo "integration: $pass passed, $fail failed"
 [ "$fail" = 0 ]

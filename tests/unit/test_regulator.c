@@ -336,6 +336,35 @@ test_turn_swing(void **state)
 	assert_in_range(writes, 10, 12);
 }
 
+/* What the log and systemctl status say of a kept value: the step a held change had to
+ * reach, and why when it is more than the configured one. */
+static void
+test_verdict_text(void **state)
+{
+	struct regulator_limits lim = { .min = 0, .max = 200, .step = 20, .kernel_max = 200 };
+	struct regulator reg = { 0 };
+	struct regulator_decision d;
+	char buf[REGULATOR_VERDICT_TEXT_MAX];
+
+	(void)state;
+	d = next_at(&reg, &lim, 100, 60, 0); /* a rise, written */
+	regulator_verdict_text(&d, &lim, buf, sizeof(buf));
+	assert_string_equal(buf, "write");
+	d = next_at(&reg, &lim, 100, 100, 1);
+	regulator_verdict_text(&d, &lim, buf, sizeof(buf));
+	assert_string_equal(buf, "unchanged");
+	d = next_at(&reg, &lim, 110, 100, 2); /* not a turn: the step alone */
+	regulator_verdict_text(&d, &lim, buf, sizeof(buf));
+	assert_string_equal(buf, "below-step 20");
+	d = next_at(&reg, &lim, 70, 100, 3); /* a fall, written */
+	assert_int_equal(d.verdict, REGULATOR_WRITE);
+	d = next_at(&reg, &lim, 110, 70, 4); /* a rise of 40 just after it: held */
+	regulator_verdict_text(&d, &lim, buf, sizeof(buf));
+	assert_string_equal(buf, "below-step 60: a rise within 10 s of a fall");
+	regulator_verdict_text(&d, &lim, buf, 11); /* cut, never overrun */
+	assert_string_equal(buf, "below-step");
+}
+
 static void
 test_invalid_limits(void **state)
 {
@@ -361,7 +390,7 @@ main(void)
 		cmocka_unit_test(test_smoothing), cmocka_unit_test(test_no_oscillation_on_constant_target),
 		cmocka_unit_test(test_invalid_limits), cmocka_unit_test(test_range),
 		cmocka_unit_test(test_mglru_range), cmocka_unit_test(test_turn),
-		cmocka_unit_test(test_turn_swing),
+		cmocka_unit_test(test_turn_swing),	  cmocka_unit_test(test_verdict_text),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -428,9 +428,9 @@ check "same daemon all along" test "$(main_pid)" = "$pid"
 check "VmSwap of the daemon stayed 0" test "$swap_max" = 0
 check "RSS stayed under 4 MiB ($rss_max kB)" test "$rss_max" -lt 4096
 check "decisions kept coming: $decisions polls in the 60 s (at least 5)" test "$decisions" -ge 5
-# Consecutive samples that both show a kept value (`; unchanged)`, `; below-step)`), the same
+# Consecutive samples that both show a kept value (`; unchanged)`, `; below-step 20)`), the same
 # value, and another reason: each is a STATUS= that woke PID 1 for a reason alone.
-kept_changes=$(awk '{ kept = match($0, /^swappiness [0-9]+ .*; (unchanged|below-step)\)$/); v = $2 }
+kept_changes=$(awk '{ kept = match($0, /^swappiness [0-9]+ .*; (unchanged|below-step[^)]*)\)$/); v = $2 }
 	kept && pkept && v == pv && $0 != prev { n++ } { prev = $0; pkept = kept; pv = v } END { print n + 0 }' /tmp/status-texts)
 reasons=$(journal_since "$T9" -o json | grep '"MESSAGE_ID":"5a0d6c3e9b7f4e21a8c4d2b1f0e9d8c7"' |
 	grep -o '"REASON":"[^"]*"' | sort -u | wc -l)
