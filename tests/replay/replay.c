@@ -445,46 +445,23 @@ replay_phase_swapins(const struct replay *r, unsigned phase)
 	return pages;
 }
 
+/* Whether a poll in phase counts: the phase asked (arg), or any but "pre" and "post" (arg NULL). */
 static bool
-outside_workload(const struct replay *r, unsigned phase)
+in_stretch(const struct replay *r, unsigned phase, const unsigned *only)
 {
 	const char *name = r->trace->phases[phase];
 
-	return strcmp(name, "pre") == 0 || strcmp(name, "post") == 0;
+	if (only)
+		return phase == *only;
+	return strcmp(name, "pre") != 0 && strcmp(name, "post") != 0;
 }
 
-double
-replay_workload_writes_per_min(const struct replay *r)
-{
-	uint64_t t0 = 0, t1 = 0;
-	bool have_t0 = false, seen = false;
-	unsigned writes = 0;
-
-	for (size_t i = 0; i < r->n_polls; i++) {
-		const struct replay_poll *p = &r->polls[i];
-
-		if (outside_workload(r, p->phase)) {
-			if (!seen) {
-				t0 = p->t_ms;
-				have_t0 = true;
-			}
-			continue;
-		}
-		if (!have_t0) {
-			t0 = p->t_ms;
-			have_t0 = true;
-		}
-		seen = true;
-		writes += p->wrote;
-		t1 = p->t_ms;
-	}
-	if (!seen || t1 < t0 + 1000)
-		return -1;
-	return (double)writes * 60000.0 / (double)(t1 - t0);
-}
-
-double
-replay_writes_per_min(const struct replay *r, unsigned phase, int from_poll)
+/* Writes per minute at the polls of the stretch (in_stretch), counted from its poll number
+ * from_poll (1-based) to its last poll, over the time from the poll before from_poll (the
+ * last one before the stretch for 1, or its first when there is none) to the last. Returns
+ * -1 when the stretch has fewer polls or lasts under a second. */
+static double
+stretch_writes_per_min(const struct replay *r, const unsigned *only, int from_poll)
 {
 	uint64_t t0 = 0, t1 = 0;
 	bool have_t0 = false;
@@ -494,9 +471,9 @@ replay_writes_per_min(const struct replay *r, unsigned phase, int from_poll)
 	for (size_t i = 0; i < r->n_polls; i++) {
 		const struct replay_poll *p = &r->polls[i];
 
-		if (p->phase != phase) {
+		if (!in_stretch(r, p->phase, only)) {
 			if (j == 0) {
-				t0 = p->t_ms; /* the poll before the phase */
+				t0 = p->t_ms; /* the poll before the stretch */
 				have_t0 = true;
 			}
 			continue;
@@ -510,7 +487,19 @@ replay_writes_per_min(const struct replay *r, unsigned phase, int from_poll)
 			writes++;
 		t1 = p->t_ms;
 	}
-	if (!have_t0 || j < from_poll || t1 < t0 + 1000)
+	if (!have_t0 || j < from_poll || j == 0 || t1 < t0 + 1000)
 		return -1;
 	return (double)writes * 60000.0 / (double)(t1 - t0);
+}
+
+double
+replay_workload_writes_per_min(const struct replay *r)
+{
+	return stretch_writes_per_min(r, NULL, 1);
+}
+
+double
+replay_writes_per_min(const struct replay *r, unsigned phase, int from_poll)
+{
+	return stretch_writes_per_min(r, &phase, from_poll);
 }

@@ -1136,33 +1136,28 @@ static void
 check_writes(const struct replay *r, unsigned seed, const void *arg)
 {
 	const struct writes_bound *b = arg;
-	unsigned ph;
+	unsigned ph = 0;
+	char where[96];
 	double wpm;
 
 	if (!b->phase) {
 		wpm = replay_workload_writes_per_min(r);
-		if (wpm < 0)
-			fail_msg("%s, %s: no workload of a second or more", b->trace, policy_name(b->policy));
-		if ((wpm < b->min_per_min || wpm > b->max_per_min) && first_failure()) {
-			print_error("%s, %s config, %s, the workload: %.1f writes/min, want %.1f..%.1f, seed %u:",
-				    b->trace, b->setup, policy_name(b->policy), wpm, b->min_per_min, b->max_per_min,
-				    seed);
-			for (unsigned k = 0; k < r->trace->n_phases; k++)
-				print_error(" %s:%s", r->trace->phases[k], phase_text(r, k));
-			print_error("\n  why: %s\n", b->why);
-		}
-		return;
+		snprintf(where, sizeof(where), "the workload");
+	} else {
+		ph = phase_or_fail(r->trace, b->trace, b->phase);
+		wpm = replay_writes_per_min(r, ph, b->from_poll);
+		snprintf(where, sizeof(where), "%s from poll %d", b->phase, b->from_poll);
 	}
-	ph = phase_or_fail(r->trace, b->trace, b->phase);
-	wpm = replay_writes_per_min(r, ph, b->from_poll);
 	if (wpm < 0)
-		fail_msg("%s, %s: phase %s has no stretch from poll %d", b->trace, policy_name(b->policy), b->phase,
-			 b->from_poll);
-	if ((wpm < b->min_per_min || wpm > b->max_per_min) && first_failure())
-		print_error("%s, %s config, %s, %s from poll %d: %.1f writes/min, want %.1f..%.1f, seed %u: %s\n"
-			    "  why: %s\n",
-			    b->trace, b->setup, policy_name(b->policy), b->phase, b->from_poll, wpm, b->min_per_min,
-			    b->max_per_min, seed, phase_text(r, ph), b->why);
+		fail_msg("%s, %s: %s is no stretch of a second or more", b->trace, policy_name(b->policy), where);
+	if ((wpm >= b->min_per_min && wpm <= b->max_per_min) || !first_failure())
+		return;
+	print_error("%s, %s config, %s, %s: %.1f writes/min, want %.1f..%.1f, seed %u:", b->trace, b->setup,
+		    policy_name(b->policy), where, wpm, b->min_per_min, b->max_per_min, seed);
+	for (unsigned k = 0; k < r->trace->n_phases; k++)
+		if (!b->phase || k == ph)
+			print_error(" %s:%s", r->trace->phases[k], phase_text(r, k));
+	print_error("\n  why: %s\n", b->why);
 }
 
 static void
