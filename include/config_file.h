@@ -16,7 +16,7 @@ typedef void (*config_error_fn)(void *userdata, const char *message);
 
 /* Collects errors as lines, for one log record that holds them all. */
 struct config_errors {
-	char text[3072];
+	char text[PATH_MAX + 3072]; /* the first error always fits, whatever its path */
 	size_t used;
 	unsigned count;
 };

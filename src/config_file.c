@@ -41,7 +41,7 @@ failed(struct loader *l, const char *path)
 static void __attribute__((format(printf, 3, 4)))
 report(struct loader *l, unsigned line, const char *fmt, ...)
 {
-	char msg[512], full[768];
+	char msg[512], full[PATH_MAX + sizeof(msg) + 16]; /* the whole path, whatever its length */
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -483,13 +483,20 @@ load_dropins(struct loader *l, const char *path, int *ret_n)
 	}
 	/* Every drop-in, even after one that is refused: all errors in one pass. */
 	for (int i = 0; i < n; i++) {
-		if (snprintf(file, sizeof(file), "%s/%s", dir, list[i]->d_name) < (int)sizeof(file)) {
-			int q = load_one(l, file, true);
+		int q;
 
-			if (q < 0 && r >= 0) {
-				r = q;
-				failed(l, file);
-			}
+		if (snprintf(file, sizeof(file), "%s/%s", dir, list[i]->d_name) < (int)sizeof(file)) {
+			q = load_one(l, file, true);
+		} else {
+			/* Not read, and said: a drop-in is never left out in silence. */
+			l->path = dir;
+			report(l, 0, "drop-in '%s': its path is longer than %d bytes; not read", list[i]->d_name,
+			       PATH_MAX - 1);
+			q = -ENAMETOOLONG;
+		}
+		if (q < 0 && r >= 0) {
+			r = q;
+			failed(l, q == -ENAMETOOLONG ? dir : file);
 		}
 		free(list[i]);
 	}

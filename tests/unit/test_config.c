@@ -2,7 +2,9 @@
  * (golden files in tests/data/config: NAME.conf and the errors NAME.expected
  * with '@' standing for the path). */
 #include <errno.h>
+#include <fcntl.h>
 #include <glob.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -439,6 +441,68 @@ test_refused_main_dropin_errors(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* Long paths: a message names the whole path (they were cut at 768 bytes), and a drop-in
+ * whose path is longer than PATH_MAX is reported and fails the load (it was skipped in
+ * silence). */
+static void
+test_long_paths(void **state)
+{
+	static struct config_errors ce;
+	static char deep[PATH_MAX], path[PATH_MAX + 64], want[2 * PATH_MAX + 512], name[256];
+	static struct config_file_info info;
+	char cmd[128];
+	struct config c;
+	size_t len;
+	int dfd, fd;
+
+	(void)state;
+	snprintf(scratch, sizeof(scratch), "/tmp/test_config.XXXXXX");
+	assert_non_null(mkdtemp(scratch));
+	memset(name, 'd', 200);
+	name[200] = '\0';
+	len = (size_t)snprintf(deep, sizeof(deep), "%s", scratch);
+	/* 3,896 bytes of directories: room for "/a.conf.d/" and a short name, not a long one. */
+	while (len < PATH_MAX - 200) {
+		size_t n = PATH_MAX - 200 - len - 1;
+
+		len += (size_t)snprintf(deep + len, sizeof(deep) - len, "/%.*s", (int)(n < 200 ? n : 200), name);
+		assert_int_equal(mkdir(deep, 0755), 0);
+	}
+	assert_int_equal(len, PATH_MAX - 200);
+	snprintf(path, sizeof(path), "%s/a.conf", deep);
+	write_file(path, "[limits]\nbogus = 1\n", 0, 0644);
+	config_errors_reset(&ce);
+	assert_int_equal(config_file_load(path, false, &c, config_errors_collect, &ce), -EINVAL);
+	snprintf(want, sizeof(want), "%s:2: unknown key 'bogus' in section '[limits]'\n", path);
+	assert_string_equal(ce.text, want);
+
+	write_file(path, "[limits]\nmax = 90\n", 0, 0644);
+	snprintf(path, sizeof(path), "%s/a.conf.d", deep);
+	assert_int_equal(mkdir(path, 0755), 0);
+	memset(name, 'd', sizeof(name) - 1);
+	name[PATH_MAX - strlen(path) - 1] = '\0'; /* path/name: PATH_MAX bytes and the NUL, one too many */
+	memcpy(name + strlen(name) - 5, ".conf", 5);
+	snprintf(want, sizeof(want), "%s/%s", path, name);
+	assert_true(strlen(want) == PATH_MAX);
+	/* Made through its directory: its whole path is too long for open(2). */
+	dfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	assert_true(dfd >= 0);
+	fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "[limits]\nmax = 80\n", 19), 19);
+	assert_int_equal(close(fd), 0);
+	assert_int_equal(close(dfd), 0);
+	config_errors_reset(&ce);
+	snprintf(want, sizeof(want), "%s/a.conf", deep);
+	assert_int_equal(config_file_load_info(want, false, &c, config_errors_collect, &ce, &info), -ENAMETOOLONG);
+	assert_string_equal(info.failed_path, path);
+	snprintf(want, sizeof(want), "%s: drop-in '%s': its path is longer than %d bytes; not read\n", path, name,
+		 PATH_MAX - 1);
+	assert_string_equal(ce.text, want);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", scratch);
+	assert_int_equal(system(cmd), 0);
+}
+
 static void
 test_refused_files(void **state)
 {
@@ -590,7 +654,7 @@ main(void)
 		cmocka_unit_test(test_defaults_and_comments), cmocka_unit_test(test_missing_file),
 		cmocka_unit_test(test_set_every_key), cmocka_unit_test(test_validate), cmocka_unit_test(test_policy_auto),
 		cmocka_unit_test(test_dropins), cmocka_unit_test(test_refused_files),
-		cmocka_unit_test(test_refused_main_dropin_errors),
+		cmocka_unit_test(test_refused_main_dropin_errors), cmocka_unit_test(test_long_paths),
 	};
 
 	return cmocka_run_group_tests(tests, copy_fixtures, remove_fixtures);
