@@ -40,9 +40,7 @@ check "symlinks at temporary names: the metrics hold the value" wait_for 15 grep
 check "symlinks at temporary names: the root-only file is unchanged and still 0600" secret_intact
 check "symlinks at temporary names: the planted links are not followed or moved" \
 	bash -c "[ -L '$EP.tmp' ] && [ \$(find '$EVIL' -maxdepth 1 -type l | wc -l) = 4 ]"
-rc=0
-stop_within 15 TERM || rc=$?
-check "symlinks at temporary names: SIGTERM exits 0 (got $rc)" test "$rc" = 0
+stop_term_ok "symlinks at temporary names"
 check "symlinks at temporary names: the knob is restored" knob_is 60
 check "symlinks at temporary names: still unchanged after the exit" secret_intact
 
@@ -52,9 +50,7 @@ ln -s "$SECRET" "$EP"
 start_daemon -c "$CONF/evil.conf"
 check "a symlink at the textfile: replaced by the metrics file" wait_for 15 is_regular "$EP"
 check "a symlink at the textfile: the root-only file is unchanged and still 0600" secret_intact
-rc=0
-stop_within 15 TERM || rc=$?
-check "a symlink at the textfile: SIGTERM exits 0 (got $rc)" test "$rc" = 0
+stop_term_ok "a symlink at the textfile"
 check "a symlink at the textfile: the knob is restored" knob_is 60
 
 # A FIFO at the temporary name used to block the daemon in open(2) for good,
@@ -68,9 +64,7 @@ for at in "$EP.tmp" "$EP"; do
 	start_daemon -c "$CONF/evil.conf"
 	check "$what: the daemon polls and writes the knob" wait_for 15 knob_is 23
 	check "$what: the metrics are written" wait_for 15 is_regular "$EP"
-	rc=0
-	stop_within 15 TERM || rc=$?
-	check "$what: SIGTERM ends it within 15 s, exit 0 (got $rc)" test "$rc" = 0
+	stop_term_ok "$what"
 	check "$what: the knob is restored" knob_is 60
 done
 
@@ -105,9 +99,7 @@ for when in exit reload; do
 		kill -HUP "$DPID"
 		check "$what: the reload is done" wait_for 15 log_has "reloaded '$CONF/evil.conf'"
 	fi
-	rc=0
-	stop_within 15 TERM || rc=$?
-	check "$what: SIGTERM exits 0 (got $rc)" test "$rc" = 0
+	stop_term_ok "$what"
 	check "$what: the other directory's file of that name is still there" other_intact
 	check "$what: the log names the refusal" \
 		log_has "failed to remove '$EP': its directory '$EVIL' is a symbolic link, not followed"
@@ -138,9 +130,7 @@ sleep 1 # ten polls more
 check "$what: the other directory's file of that name is untouched by the polls" \
 	test "$(cat "$OTHER/sub/autoswappiness.prom")" = "root only"
 check "$what: the daemon still writes the knob" knob_is 23
-rc=0
-stop_within 15 TERM || rc=$?
-check "$what: SIGTERM exits 0 (got $rc)" test "$rc" = 0
+stop_term_ok "$what"
 check "$what: the knob is restored" knob_is 60
 check "$what: the other directory's file is still there after the exit" \
 	test "$(cat "$OTHER/sub/autoswappiness.prom")" = "root only"
@@ -160,9 +150,7 @@ for when in exit reload; do
 		kill -HUP "$DPID"
 		check "$what: a reload without the key removes the file" wait_for 15 test ! -e "$EP"
 	fi
-	rc=0
-	stop_within 15 TERM || rc=$?
-	check "$what: SIGTERM exits 0 (got $rc)" test "$rc" = 0
+	stop_term_ok "$what"
 	check "$what: the file is gone, nothing left in its directory" test -z "$(ls -A "$EVIL")"
 	check "$what: no failure to remove is logged" bash -c "! grep -q 'failed to remove' '$WORK/daemon.log'"
 done
@@ -202,9 +190,7 @@ for name in zero fifo; do
 	check "reload with a $name drop-in: refused, naming it" wait_for 15 log_has "$DROP.d/50-bad.conf: not a regular file"
 	check "reload with a $name drop-in: the running configuration is kept" wait_for 15 log_has "keeping the running configuration"
 	check "reload with a $name drop-in: the daemon still runs" kill -0 "$DPID"
-	rc=0
-	stop_within 15 TERM || rc=$?
-	check "reload with a $name drop-in: SIGTERM ends it within 15 s, exit 0 (got $rc)" test "$rc" = 0
+	stop_term_ok "reload with a $name drop-in"
 	check "reload with a $name drop-in: the knob is restored" knob_is 60
 done
 

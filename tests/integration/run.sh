@@ -338,6 +338,12 @@ stop_within() {
 	wait "$DPID" || STOP_RC=$?
 	return "$STOP_RC"
 }
+# stop_term_ok WHAT: stop_within 15 TERM, and the check that the daemon exited 0 in time.
+stop_term_ok() {
+	local rc=0
+	stop_within 15 TERM || rc=$?
+	check "$1: SIGTERM ends it within 15 s, exit 0 (got $rc)" test "$rc" = 0
+}
 
 set_knob 60
 fake_meminfo 1000000 300000 50000 250000 0 100000 1000000 230000

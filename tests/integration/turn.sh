@@ -18,7 +18,5 @@ check "turn: the held rise leaves the knob at 23" knob_is 23
 check "turn: the rise is written once the fall is 10 s old" wait_for 30 decided 45
 check "turn: after the write no rise is held any more" \
 	bash -c "! sed -n '/swappiness 23 -> 45 (/,\$p' '$WORK/daemon.log' | grep -q 'a rise within 10 s of a fall'"
-rc=0
-stop_within 15 TERM || rc=$?
-check "turn: SIGTERM exits 0 (got $rc)" test "$rc" = 0
+stop_term_ok "turn"
 check "turn: the knob is restored" knob_is 60

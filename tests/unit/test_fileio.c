@@ -238,6 +238,23 @@ test_write_skips_planted_temp_names(void **state)
 	assert_int_equal(entries(), 5);
 }
 
+/* Writing dir/rel fails with err, why says before, dir, after, and nothing is at dir/none
+ * (unless NULL). */
+static void
+write_refused(const char *rel, int err, const char *before, const char *after, const char *none)
+{
+	char target[128], expect[256];
+
+	path_in(target, sizeof(target), rel);
+	assert_int_equal(fileio_write_atomic(target, "x\n", 2, 0644, wbuf, sizeof(wbuf)), err);
+	snprintf(expect, sizeof(expect), "%s%s%s", before, dir, after);
+	assert_string_equal(wbuf, expect);
+	if (none) {
+		path_in(target, sizeof(target), none);
+		assert_int_equal(access(target, F_OK), -1);
+	}
+}
+
 static void
 test_write_refuses(void **state)
 {
@@ -249,32 +266,20 @@ test_write_refuses(void **state)
 	assert_int_equal(mkdir(sub, 0755), 0);
 	path_in(link, sizeof(link), "link");
 	assert_int_equal(symlink(sub, link), 0);
-	path_in(target, sizeof(target), "link/m.prom");
-	assert_int_equal(fileio_write_atomic(target, "x\n", 2, 0644, wbuf, sizeof(wbuf)), -ENOTDIR);
-	snprintf(expect, sizeof(expect), "its directory '%s/link' is a symbolic link, not followed", dir);
-	assert_string_equal(wbuf, expect);
-	path_in(target, sizeof(target), "real/m.prom");
-	assert_int_equal(access(target, F_OK), -1);
+	write_refused("link/m.prom", -ENOTDIR, "its directory '", "/link' is a symbolic link, not followed",
+		      "real/m.prom");
 	/* A symlink higher up: refused as well (the collector's user may own the
 	 * parent of the textfile's directory), and named. */
 	path_in(sub, sizeof(sub), "real/sub");
 	assert_int_equal(mkdir(sub, 0755), 0);
-	path_in(target, sizeof(target), "link/sub/m.prom");
-	assert_int_equal(fileio_write_atomic(target, "x\n", 2, 0644, wbuf, sizeof(wbuf)), -ENOTDIR);
-	snprintf(expect, sizeof(expect), "'%s/link', on its directory's path, is a symbolic link, not followed", dir);
-	assert_string_equal(wbuf, expect);
-	path_in(target, sizeof(target), "real/sub/m.prom");
-	assert_int_equal(access(target, F_OK), -1);
+	write_refused("link/sub/m.prom", -ENOTDIR, "'", "/link', on its directory's path, is a symbolic link, not followed",
+		      "real/sub/m.prom");
 	/* A file on the way, and a missing directory, are named too. */
 	put("file", "", 0600);
-	path_in(target, sizeof(target), "file/sub/m.prom");
-	assert_int_equal(fileio_write_atomic(target, "x\n", 2, 0644, wbuf, sizeof(wbuf)), -ENOTDIR);
-	snprintf(expect, sizeof(expect), "'%s/file', on its directory's path, is a regular file, not a directory", dir);
-	assert_string_equal(wbuf, expect);
-	path_in(target, sizeof(target), "gone/sub/m.prom");
-	assert_int_equal(fileio_write_atomic(target, "x\n", 2, 0644, wbuf, sizeof(wbuf)), -ENOENT);
-	snprintf(expect, sizeof(expect), "'%s/gone', on its directory's path: %s", dir, strerror(ENOENT));
-	assert_string_equal(wbuf, expect);
+	write_refused("file/sub/m.prom", -ENOTDIR, "'", "/file', on its directory's path, is a regular file, not a directory",
+		      NULL);
+	snprintf(expect, sizeof(expect), "/gone', on its directory's path: %s", strerror(ENOENT));
+	write_refused("gone/sub/m.prom", -ENOENT, "'", expect, NULL);
 	/* Empty and "." components and the real directories: written. */
 	snprintf(target, sizeof(target), "%s//real/./sub/m.prom", dir);
 	assert_int_equal(fileio_write_atomic(target, "y\n", 2, 0644, wbuf, sizeof(wbuf)), 0);
