@@ -16,7 +16,7 @@ typedef void (*config_error_fn)(void *userdata, const char *message);
 
 /* Collects errors as lines, for one log record that holds them all. */
 struct config_errors {
-	char text[PATH_MAX + 3072]; /* the first error always fits, whatever its path */
+	char text[3072]; /* with the path and the count, within one journal record (4096 bytes) */
 	size_t used;
 	unsigned count;
 };
