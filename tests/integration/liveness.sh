@@ -43,19 +43,20 @@ freeze() {
 
 # --- an exit right after someone else's change -------------------------------------------
 # `sysctl -w vm.swappiness=42` and a stop within one poll interval: the exit finds 42,
-# which the daemon never wrote, and leaves it, under yield and under override alike (the
-# daemon is stopped with SIGSTOP so that no poll sees the change before SIGTERM does).
+# which the daemon never wrote, and leaves it, under yield and under override alike. The
+# next poll is a minute away (and no PSI trigger, which would make it the busy interval's),
+# so that no poll sees the change before SIGTERM does: with 100 ms and the daemon frozen
+# with SIGSTOP in between, a poll came first once under ASan beside a benchmark (the yield
+# said so in other words, and the check of the exit's words failed).
 for mode in yield override; do
-	printf '[policy]\nname = ck\n[limits]\nstep = 5\n[daemon]\ninterval_ms = 100\non_external_change = %s\n' \
+	printf '[policy]\nname = ck\n[limits]\nstep = 5\n[daemon]\ninterval_ms = 60000\nbusy_interval_ms = 60000\npsi_trigger_ms = 0\non_external_change = %s\n' \
 		"$mode" >"$CONF/exit-$mode.conf"
 	set_knob 60
 	fake_meminfo 1000000 300000 50000 250000 0 100000 1000000 230000
 	start_daemon -c "$CONF/exit-$mode.conf"
 	check "writes ($mode, change before the exit)" wait_for 15 decided 23
-	check "stopped ($mode)" freeze "$DPID"
 	set_knob 42
 	kill -TERM "$DPID"
-	kill -CONT "$DPID"
 	rc=0
 	wait "$DPID" || rc=$?
 	check "an exit right after an external write exits 0 ($mode, exit $rc)" test "$rc" = 0
