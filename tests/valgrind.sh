@@ -56,7 +56,9 @@ allocs() { # allocs POLLS: total allocations of a daemon run until it has polled
 		cp /proc/meminfo "$W/m"; echo 60 >"$W/k"
 		mount --bind "$W/k" /proc/sys/vm/swappiness
 		mount -t tmpfs tmpfs /run
-		printf "[daemon]\ninterval_ms = 100\n" >"$W/c"
+		# With a textfile, so that both files a poll writes are counted.
+		mkdir /run/prom
+		printf "[daemon]\ninterval_ms = 100\n[metrics]\ntextfile = /run/prom/autoswappiness.prom\n" >"$W/c"
 		# The log exists before the loop looks: the job opens it when it runs, and on a busy
 		# host the first grep came first, found no file, and ended the loop at once.
 		: >"$W/log"
@@ -69,6 +71,7 @@ allocs() { # allocs POLLS: total allocations of a daemon run until it has polled
 			i=$((i + 1)); [ $i -lt 6000 ]
 			sleep 0.1
 		done
+		test -s /run/prom/autoswappiness.prom
 		kill -TERM $pid; wait $pid || true
 		sed -n "s/.*total heap usage: \([0-9,]*\) allocs.*/\1/p" "$W/vg" | tr -d ,
 		umount /proc/sys/vm/swappiness /run; rm -rf "$W"' "$BIN" "$1"
