@@ -69,9 +69,9 @@ $(BUILD) $(BUILD)/tests:
 	mkdir -p $@
 
 # Each unit test links the pure modules plus config_file.c (the ini reader),
-# fileio.c and journal.c, which tests/unit/test_config.c, test_fileio.c and
-# test_journal.c need; the rest ignore them.
-UNIT_IO_SRCS := src/config_file.c src/fileio.c src/journal.c
+# fileio.c, journal.c and notify.c, which tests/unit/test_config.c,
+# test_fileio.c, test_journal.c and test_notify.c need; the rest ignore them.
+UNIT_IO_SRCS := src/config_file.c src/fileio.c src/journal.c src/notify.c
 $(BUILD)/tests/%: tests/unit/%.c $(PURE_SRCS) $(UNIT_IO_SRCS) $(wildcard include/*.h) | $(BUILD)/tests
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -o $@ $< $(PURE_SRCS) $(UNIT_IO_SRCS) $(LDFLAGS) $(CMOCKA_LIBS) $(PKG_LIBS)
 

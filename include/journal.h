@@ -57,6 +57,10 @@ unsigned long long journal_not_taken(void);
 /* Changes verbosity after a reload. */
 void journal_set_verbose(bool verbose);
 
+/* Whether a record of this priority is kept: DEBUG ones only when verbose. A caller
+ * that builds text for a DEBUG record at every poll asks first. */
+bool journal_wants(int priority);
+
 /* Logs a record with MESSAGE and MESSAGE_ID (msgid may be NULL). */
 void journal_log(int priority, const char *msgid, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 

@@ -33,6 +33,10 @@ void notify_status(struct notify_status *n, const char *fmt, ...) __attribute__(
  * before now_us. */
 void notify_kept(struct notify_status *n, uint64_t now_us, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* Whether notify_kept would send at now_us if the text changed: a caller asks
+ * before building the text. */
+bool notify_kept_due(const struct notify_status *n, uint64_t now_us);
+
 /* Sends one notification (e.g. "READY=1") to $NOTIFY_SOCKET without waiting:
  * returns 0 when sent or when there is no socket, a negative errno when it was
  * dropped (-EAGAIN: the reader is not reading); a failure is logged once until

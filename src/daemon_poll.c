@@ -171,13 +171,21 @@ act(struct daemon *d, const struct decision *dn, int current)
 	int r;
 
 	if (dec->verdict != REGULATOR_WRITE) {
+		/* Most polls keep the value, and then no one may read their text: the DEBUG
+		 * record is off by default, and systemctl status shows the reason of a decision
+		 * that keeps the value (tendency keeps it without reclaim and says so) only on
+		 * change and at most every NOTIFY_REASON_MIN_S (notify.h). So it is built only
+		 * for a reader. */
+		bool log = journal_wants(LOG_DEBUG);
+		bool tell = !d->own.dry_run && notify_kept_due(&d->status, d->cur.time_us);
+
+		if (!log && !tell)
+			return;
 		regulator_verdict_text(dec, &dn->lim, verdict, sizeof(verdict));
-		journal_decision(LOG_DEBUG, MSGID_DECISION, &jd, "swappiness stays %d (%s: %s; %s)", current, pname,
-				 pr->reason, verdict);
-		/* systemctl status shows the reason of a decision, not only of the last write
-		 * (tendency keeps the value without reclaim and says so); sent only on change,
-		 * and while the value stays at most every NOTIFY_REASON_MIN_S (notify.h). */
-		if (!d->own.dry_run)
+		if (log)
+			journal_decision(LOG_DEBUG, MSGID_DECISION, &jd, "swappiness stays %d (%s: %s; %s)", current,
+					 pname, pr->reason, verdict);
+		if (tell)
 			notify_kept(&d->status, d->cur.time_us, "swappiness %d (%s: %s; %s)", current, pname,
 				    pr->reason, verdict);
 		return;

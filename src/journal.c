@@ -321,7 +321,7 @@ emit(int priority, struct record *rec, int first_extra)
 	static char line[LINE_BYTES];
 	int r, fields = rec->n;
 
-	if (priority == LOG_DEBUG && !verbose_logs)
+	if (!journal_wants(priority))
 		return;
 	if (!use_journal) {
 		if (!stderr_print(line, stderr_line(priority, rec, first_extra, line, sizeof(line))))
@@ -424,6 +424,12 @@ logv(int priority, const char *msgid, const char *fmt, va_list ap)
 	emit(priority, &rec, 1);
 }
 
+bool
+journal_wants(int priority)
+{
+	return priority != LOG_DEBUG || verbose_logs;
+}
+
 void
 journal_log(int priority, const char *msgid, const char *fmt, ...)
 {
@@ -488,6 +494,8 @@ journal_decision(int priority, const char *msgid, const struct journal_decision 
 	struct record rec;
 	va_list ap;
 
+	if (!journal_wants(priority))
+		return; /* sixteen fields, formatted at every poll that keeps the value */
 	va_start(ap, fmt);
 	record_start(&rec, msgid, fmt, ap);
 	va_end(ap);

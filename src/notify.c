@@ -133,13 +133,19 @@ notify_status(struct notify_status *n, const char *fmt, ...)
 	(void)send_status(n, text);
 }
 
+bool
+notify_kept_due(const struct notify_status *n, uint64_t now_us)
+{
+	return !n->kept_sent || now_us < n->kept_us || now_us - n->kept_us >= NOTIFY_REASON_MIN_S * 1000000ull;
+}
+
 void
 notify_kept(struct notify_status *n, uint64_t now_us, const char *fmt, ...)
 {
 	char text[sizeof(n->text)];
 	va_list ap;
 
-	if (n->kept_sent && now_us >= n->kept_us && now_us - n->kept_us < NOTIFY_REASON_MIN_S * 1000000ull)
+	if (!notify_kept_due(n, now_us))
 		return;
 	va_start(ap, fmt);
 	vsnprintf(text, sizeof(text), fmt, ap);

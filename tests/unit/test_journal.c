@@ -3,7 +3,8 @@
  * stalls costs lines, counted and then noted, never a wait; a line a short
  * write cut goes out whole before the next; the shared description of the
  * pipe keeps its flags; a regular file is appended to as before; a reader that
- * left costs the line, not the process. fd 2 is a pipe or a file of the test's
+ * left costs the line, not the process; a DEBUG record is kept only when
+ * verbose. fd 2 is a pipe or a file of the test's
  * own during each test, and put back after it. */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -22,6 +23,7 @@
 #include <cmocka.h>
 
 #include "journal.h"
+#include "policy.h"
 
 /* A pipe's smallest size is one page; 4096 is the smallest page there is. */
 #define SMALL_PIPE_BYTES 4096
@@ -194,6 +196,37 @@ test_reader_gone(void **state)
 	assert_int_equal(journal_not_taken() - before, 1);
 }
 
+/* A DEBUG record is kept only when verbose, and journal_wants says so first:
+ * act() builds a kept decision's text only when someone will read it. */
+static void
+test_debug_only_when_verbose(void **state)
+{
+	struct fixture *f = *state;
+	struct policy_result pr = { .app_centile = 45, .swap_centile = 50 };
+	struct journal_decision jd = { .policy = "ck", .swappiness = 23, .previous = 23, .result = &pr,
+				       .reason = "because" };
+	char buf[SMALL_PIPE_BYTES];
+
+	journal_init(JOURNAL_STDERR, false);
+	assert_int_equal(journal_stderr_never_block(), 0);
+	assert_int_equal(fcntl(f->rd, F_SETFL, O_NONBLOCK), 0);
+	assert_false(journal_wants(LOG_DEBUG));
+	assert_true(journal_wants(LOG_INFO));
+	assert_true(journal_wants(LOG_ERR));
+	journal_decision(LOG_DEBUG, NULL, &jd, "swappiness stays %d", 23);
+	journal_log(LOG_DEBUG, NULL, "not kept either");
+	assert_int_equal(drain(f->rd, buf, sizeof(buf)), 0);
+	journal_set_verbose(true);
+	assert_true(journal_wants(LOG_DEBUG));
+	journal_decision(LOG_DEBUG, NULL, &jd, "swappiness stays %d", 23);
+	drain(f->rd, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "autoswappiness: debug: swappiness stays 23 "));
+	assert_non_null(strstr(buf, " APP_CENTILE=45 "));
+	assert_non_null(strstr(buf, " REASON=because\n"));
+	journal_set_verbose(false);
+	assert_false(journal_wants(LOG_DEBUG));
+}
+
 int
 main(void)
 {
@@ -202,6 +235,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_short_write_keeps_line_whole, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_regular_file_appended, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reader_gone, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_debug_only_when_verbose, setup, teardown),
 	};
 
 	signal(SIGPIPE, SIG_IGN);
