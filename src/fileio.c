@@ -156,7 +156,7 @@ open_dir_nofollow(const char *dir, size_t *bad_len)
 		char name[NAME_MAX + 1];
 		const char *end;
 		size_t n;
-		int next, err;
+		int next;
 
 		while (*p == '/')
 			p++;
@@ -167,17 +167,18 @@ open_dir_nofollow(const char *dir, size_t *bad_len)
 			end = p + strlen(p);
 		n = (size_t)(end - p);
 		if (n > NAME_MAX)
-			next = -1, errno = ENAMETOOLONG;
+			next = -ENAMETOOLONG;
 		else {
 			memcpy(name, p, n);
 			name[n] = '\0';
 			next = openat(dfd, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			if (next < 0)
+				next = -errno;
 		}
-		err = errno;
 		close(dfd);
 		if (next < 0) {
 			*bad_len = (size_t)(end - dir);
-			return -err;
+			return next;
 		}
 		dfd = next;
 		p = end;

@@ -280,6 +280,18 @@ test_write_refuses(void **state)
 		      NULL);
 	snprintf(expect, sizeof(expect), "/gone', on its directory's path: %s", strerror(ENOENT));
 	write_refused("gone/sub/m.prom", -ENOENT, "'", expect, NULL);
+	/* A component longer than a name can be: refused before any lookup, and named. */
+	{
+		char longname[NAME_MAX + 2], lpath[PATH_MAX], lexpect[PATH_MAX + 128];
+
+		memset(longname, 'd', sizeof(longname) - 1);
+		longname[sizeof(longname) - 1] = '\0';
+		snprintf(lpath, sizeof(lpath), "%s/%s/sub/m.prom", dir, longname);
+		assert_int_equal(fileio_write_atomic(lpath, "x\n", 2, 0644, wbuf, sizeof(wbuf)), -ENAMETOOLONG);
+		snprintf(lexpect, sizeof(lexpect), "'%s/%s', on its directory's path: %s", dir, longname,
+			 strerror(ENAMETOOLONG));
+		assert_string_equal(wbuf, lexpect);
+	}
 	/* Empty and "." components and the real directories: written. */
 	snprintf(target, sizeof(target), "%s//real/./sub/m.prom", dir);
 	assert_int_equal(fileio_write_atomic(target, "y\n", 2, 0644, wbuf, sizeof(wbuf)), 0);
