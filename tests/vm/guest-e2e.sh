@@ -541,12 +541,15 @@ systemctl stop $UNIT
 step "11. apt-get remove stops the daemon and restores the knob; purge removes the config"
 # A value other than the original, whatever the guest does after the spike: the shipped
 # policy keeps 60 while nothing reclaims, and a guest calm by now gave it no reason to
-# write; 60 above the limit is written down to it at the first decision.
+# write; 60 above the limit is written down at the first decision. Down to the limit or
+# below it: a guest still reclaiming after the spike may make the policy go lower (the
+# Debian 13 guest wrote 19), so the check is the limit, not one value.
 rm -f /etc/autoswappiness.conf.d/50-ck.conf
 printf '[limits]\nmax = 30\n' >/etc/autoswappiness.conf.d/50-max.conf
 systemctl start $UNIT
 check "the unit is active before the removal" wait_for 30 active
-check "it writes the drop-in's max, 30, not the original $ORIG" wait_for 60 bash -c "[ \$(cat $KNOB) = 30 ]"
+check "it writes at most the drop-in's max, 30, not the original $ORIG" wait_for 60 bash -c \
+	"v=\$(cat $KNOB); [ \$v -le 30 ] && [ \$v != $ORIG ]"
 rm /etc/autoswappiness.conf.d/50-max.conf # the running daemon keeps what it loaded
 echo "vm.swappiness before the removal: $(knob)"
 check "apt-get remove -y autoswappiness" bash -c \
