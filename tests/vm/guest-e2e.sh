@@ -9,12 +9,15 @@ CONF=/etc/autoswappiness.conf
 UNIT=autoswappiness
 # The shipped psi_trigger_ms (src/config.c, chosen from tests/vm/psi-reaction.sh's figures).
 PSI_TRIGGER_MS=20
-# Step 10's bound on the reaction to a stall: the calm poll interval (interval_ms's default),
-# the latest the daemon would poll without the trigger. How fast the trigger makes it is a
-# figure for tests/vm/psi-reaction.sh (83-324 ms at 20 ms of stall on an idle host), not a
-# check: a 2000 ms bound here failed once at 2040 ms under TCG on a busy host. The log line
-# checked in steps 1 and 10 is what tells the kernel's two paces apart.
-REACTION_BOUND_MS=5000
+# Step 10's timer: both poll intervals of the daemon that meets the spike, so that a poll within
+# that long of its start can only come from the trigger. Ten minutes: the stall began 26 s after
+# the spike on a guest starved beside the bench, and a spike ends well before. How fast the
+# trigger makes it is a figure for tests/vm/psi-reaction.sh (83-324 ms at 20 ms of stall on an
+# idle host), not a check: a bound in the guest's time fails on a starved guest (2040 ms against
+# 2000 once, 5335 against 5000 beside the bench), and one as long as the shipped calm poll (5 s)
+# tells nothing, since the timer alone would meet it. The log line checked in steps 1 and 10 is
+# what tells the kernel's two paces apart.
+SPIKE_TIMER_MS=600000
 
 pass=0
 fail=0
@@ -457,21 +460,30 @@ check "the trigger is armed with the shipped $PSI_TRIGGER_MS ms per 2000 ms, che
 # is when pressure really begins. The probe forks nothing (a fork takes a good part of a
 # second in this thrash) and stops reading /proc/pressure/memory at the onset: a read that
 # updates the averages just before the kernel's worker does makes a trigger without CAP_SYS_RESOURCE wait 2 s more.
-# The figures are printed; the bound asserted is loose, since timings under TCG on a busy host
-# are for tests/vm/psi-reaction.sh to judge.
+# The figures are printed; what is asserted is an order, not a time: the trigger's poll comes
+# before the daemon's timer could poll, however slow a busy host makes the guest. Timings under
+# TCG are for tests/vm/psi-reaction.sh to judge.
 psi_some_b() {
 	local k rest
 	while read -r k rest; do
 		[ "$k" = some ] && { REPLY=${rest##*total=}; return; }
 	done </proc/pressure/memory
 }
-ctxt_b() {
-	local k v
-	while read -r k v; do
-		[ "$k" = voluntary_ctxt_switches: ] && { REPLY=$v; return; }
-	done </proc/$pid/status
-}
+# A poll writes the state file when what it shows changes, as the rates do in a thrash: a new
+# content is a poll, where a context switch could be the watchdog's ping.
+STATE=/run/autoswappiness/state
+state_b() { IFS= read -r -d '' REPLY <$STATE; }
 exec {nap_fd}<> <(:) # read -t on a pipe that never has data: a sleep without a fork
+# The daemon that meets the spike polls on its timer every ten minutes, busy or calm: only the
+# trigger makes it poll sooner (wakeup.c's on_psi).
+printf '[daemon]\ninterval_ms = %d\nbusy_interval_ms = %d\n' $SPIKE_TIMER_MS $SPIKE_TIMER_MS \
+	>/etc/autoswappiness.conf.d/50-timer.conf
+t_start=${EPOCHREALTIME/./}
+systemctl restart $UNIT
+wait_for 30 active
+pid=$(main_pid)
+# Its first poll, then the spike: its next poll on the timer is due ten minutes after t_start.
+check "the daemon with a $SPIKE_TIMER_MS ms timer has polled once" wait_for 30 grep -qx "pid=$pid" $STATE
 v0=$(knob)
 T10=$(date +%s)
 psi_some_b
@@ -486,12 +498,12 @@ while kill -0 $dpid 2>/dev/null && { [ -z "$reacted" ] || [ -z "$woke" ]; }; do
 		psi_some_b
 		if [ $((REPLY - s0)) -ge 10000 ]; then
 			stalled=$now
-			ctxt_b
+			state_b
 			c0=$REPLY
 		fi
 	elif [ -z "$woke" ]; then
-		# The daemon has slept again since the onset: it woke and polled.
-		ctxt_b
+		# The daemon has written its state since the onset: it polled.
+		state_b
 		[ "$REPLY" = "$c0" ] || woke=$now
 	fi
 	if [ -z "$reacted" ]; then
@@ -523,7 +535,7 @@ if [ -n "$reacted" ]; then
 else
 	msg+=" no new value"
 fi
-[ -z "$woke" ] || msg+="; the daemon woke $(((woke - stalled) / 1000)) ms after the first 10 ms of memory stall"
+[ -z "$woke" ] || msg+="; the daemon polled $(((woke - stalled) / 1000)) ms after the first 10 ms of memory stall ($(((woke - t_start) / 1000)) ms after its start)"
 [ -z "$polled" ] || msg+="; by journald's clock its first poll came $(((polled - stalled) / 1000)) ms"
 [ -z "$fired" ] || msg+=" and the trigger's first record $(((fired - stalled) / 1000)) ms after it"
 echo "$msg"
@@ -532,9 +544,9 @@ check "tasks stalled on memory during the spike" test -n "$stalled"
 check "the daemon polled after the stall began" test -n "$polled"
 check "the trigger fired during the spike, at $PSI_TRIGGER_MS ms of stall" bash -c \
 	"journalctl -u $UNIT _PID=$pid --no-pager --since @$T10 | grep -q 'PSI trigger: memory stall over $PSI_TRIGGER_MS ms in 2000 ms'"
-check "the daemon woke within $REACTION_BOUND_MS ms of the stall, before its calm poll would have" \
-	bash -c "[ -n '$woke' ] && [ $(((${woke:-0} - ${stalled:-0}) / 1000)) -le $REACTION_BOUND_MS ]"
-rm -f /run/systemd/system/$UNIT.service.d/50-verbose.conf
+check "the daemon polled after the stall before its timer could have ($SPIKE_TIMER_MS ms after its start)" \
+	bash -c "[ -n '$woke' ] && [ $(((${woke:-0} - t_start) / 1000)) -lt $SPIKE_TIMER_MS ]"
+rm -f /run/systemd/system/$UNIT.service.d/50-verbose.conf /etc/autoswappiness.conf.d/50-timer.conf
 systemctl daemon-reload
 systemctl stop $UNIT
 
