@@ -36,6 +36,20 @@ int fileio_remove(const char *path, char *why, size_t why_len);
 /* As fileio_write_atomic, for NAME (no slash) in the directory open at dfd. */
 int fileio_write_atomic_at(int dfd, const char *name, const char *buf, size_t len, mode_t mode);
 
+/* Whether name is one the atomic writes give their temporary file
+ * (".NAME.<16 lowercase hex digits>.tmp"): what a writer killed between
+ * creating and renaming it leaves behind. */
+bool fileio_is_temp_name(const char *name);
+
+/*
+ * Removes the temporary files that writers killed mid-write left in the
+ * directory open at dfd (an O_PATH descriptor will do): regular files only, by
+ * fileio_is_temp_name, never following a link. For a directory no other
+ * writer uses at the time (the daemon's own, under its lock). Returns 0 or the
+ * negative errno of the last failure; *removed counts the files removed.
+ */
+int fileio_remove_temps(int dfd, unsigned *removed);
+
 /*
  * Reads at most len - 1 bytes of path into buf and NUL-terminates it. The
  * last component of path must not be a symlink (-ELOOP) and must be a regular

@@ -222,6 +222,23 @@ finish(struct daemon *d)
 		close(d->state_fd);
 }
 
+/* Under the lock no other instance writes here: a temporary file is what one
+ * killed between writing and renaming a record left. */
+static void
+sweep_temps(struct daemon *d)
+{
+	unsigned removed;
+	int r;
+
+	r = fileio_remove_temps(d->state_fd, &removed);
+	if (removed)
+		journal_log(LOG_INFO, NULL, "removed %u temporary file%s left in '%s' by an instance killed mid-write",
+			    removed, removed == 1 ? "" : "s", d->opt.state_dir);
+	if (r < 0)
+		journal_log(LOG_WARNING, MSGID_ERROR, "failed to remove the temporary files left in '%s': %s",
+			    d->opt.state_dir, strerror(-r));
+}
+
 /* Opens the state directory and takes its lock. Returns 0, -EPERM when the
  * directory or the lock is not what only root controls, or another negative
  * errno (logged). */
@@ -258,6 +275,7 @@ take_state_dir(struct daemon *d)
 	if (r < 0)
 		return r;
 	d->lock_fd = r;
+	sweep_temps(d);
 	return 0;
 }
 

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "fileio.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -117,6 +118,72 @@ fileio_write_atomic_at(int dfd, const char *name, const char *buf, size_t len, m
 		r = -errno;
 	if (r < 0)
 		unlinkat(dfd, tmp, 0);
+	return r;
+}
+
+bool
+fileio_is_temp_name(const char *name)
+{
+	size_t n = strlen(name);
+	const char *hex;
+
+	/* ".", a name of at least one byte, ".", 16 digits, ".tmp" */
+	if (n < 23 || name[0] != '.' || strcmp(name + n - 4, ".tmp") != 0)
+		return false;
+	hex = name + n - 4 - 16;
+	if (hex[-1] != '.')
+		return false;
+	for (int i = 0; i < 16; i++)
+		if (!((hex[i] >= '0' && hex[i] <= '9') || (hex[i] >= 'a' && hex[i] <= 'f')))
+			return false;
+	return true;
+}
+
+int
+fileio_remove_temps(int dfd, unsigned *removed)
+{
+	struct dirent *e;
+	struct stat st;
+	DIR *dir;
+	int fd, r = 0;
+
+	*removed = 0;
+	fd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	dir = fdopendir(fd);
+	if (!dir) {
+		r = -errno;
+		close(fd);
+		return r;
+	}
+	for (;;) {
+		errno = 0;
+		e = readdir(dir);
+		if (!e) {
+			if (errno)
+				r = -errno;
+			break;
+		}
+		if (!fileio_is_temp_name(e->d_name))
+			continue;
+		/* Only a regular file: a link or a directory of that name is
+		 * nothing an atomic write made. */
+		if (fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+			if (errno != ENOENT)
+				r = -errno;
+			continue;
+		}
+		if (!S_ISREG(st.st_mode))
+			continue;
+		if (unlinkat(fd, e->d_name, 0) < 0) {
+			if (errno != ENOENT)
+				r = -errno;
+			continue;
+		}
+		(*removed)++;
+	}
+	closedir(dir);
 	return r;
 }
 

@@ -4,7 +4,8 @@
 # anything; it never restores a forged "original" nor lets a forged "yielded"
 # stop it or a forged "written" drop the original; `status` never prints a
 # forged state file's control characters raw and `status --json` stays valid
-# JSON in valid UTF-8.
+# JSON in valid UTF-8; it removes the temporary files an instance killed
+# mid-write left there, and nothing else.
 # Uses run.sh's helpers (stop_within too); leaves the knob at
 # 60, a clean state directory and no daemon running.
 
@@ -161,6 +162,26 @@ check "a 'written' another user owns: it is replaced by root's" wait_for 15 \
 rc=0
 stop_within "$SD_TIMEOUT" TERM || rc=$?
 check "a 'written' another user owns: the exit restores 60 (exit $rc)" test "$rc/$(knob)" = 0/60
+sd_reset
+
+# --- temporary files an instance killed mid-write left --------------------------
+# Each write of a record makes a temporary file and renames it: a SIGKILL in between left
+# it for good (RuntimeDirectoryPreserve=yes keeps the directory across restarts).
+printf 'half a st' >"$STATE/.state.0123456789abcdef.tmp"
+printf '6' >"$STATE/.original.00000000000000aa.tmp"
+printf 'theirs\n' >"$STATE/keep.tmp"
+ln -s "$STATE/keep.tmp" "$STATE/.lock.00000000000000bb.tmp"
+set_knob 60
+start_daemon -c "$CONF/fast.conf"
+check "left temporary files: the daemon says it removed them" wait_for "$SD_TIMEOUT" log_has \
+	"removed 2 temporary files left in '$STATE' by an instance killed mid-write"
+check "left temporary files: they are gone" \
+	test ! -e "$STATE/.state.0123456789abcdef.tmp" -a ! -e "$STATE/.original.00000000000000aa.tmp"
+check "left temporary files: another file, and a link of such a name, are kept" \
+	bash -c "[ \"\$(cat '$STATE/keep.tmp')\" = theirs ] && [ -L '$STATE/.lock.00000000000000bb.tmp' ]"
+rc=0
+stop_within "$SD_TIMEOUT" TERM || rc=$?
+check "left temporary files: the exit restores 60 (exit $rc)" test "$rc/$(knob)" = 0/60
 sd_reset
 
 # --- status on a forged state file ---------------------------------------------

@@ -1,8 +1,9 @@
 /* Unit tests for fileio: the atomic write in a directory someone else controls
  * (symlinks and FIFOs planted at the target and at temporary names), the
  * reads that refuse what is not a regular file, and reading a /proc file
- * until end of file when each read(2) returns only part of it, and the removal
- * of a written file that follows no symlink either.
+ * until end of file when each read(2) returns only part of it, the removal
+ * of a written file that follows no symlink either, and the sweep of the
+ * temporary files a killed writer left.
  *
  * getrandom() and pread() are replaced here (this program's definitions win
  * over the C library's for fileio.c, linked in): the first to choose the
@@ -603,6 +604,103 @@ test_remove(void **state)
 	assert_true(S_ISDIR(mode_of("m.prom")));
 }
 
+/* The names the atomic writes give their temporary files, and no other. */
+static void
+test_is_temp_name(void **state)
+{
+	static const struct {
+		const char *name;
+		bool temp;
+	} cases[] = {
+		{ ".state.0123456789abcdef.tmp", true },
+		{ ".autoswappiness.prom.00000000000000aa.tmp", true },
+		{ ".x.ffffffffffffffff.tmp", true },
+		{ "..0123456789abcdef.tmp", false },	      /* no name */
+		{ "state.0123456789abcdef.tmp", false },      /* not hidden */
+		{ ".state.0123456789ABCDEF.tmp", false },     /* upper case: not ours */
+		{ ".state.0123456789abcde.tmp", false },      /* 15 digits */
+		{ ".state0123456789abcdef0.tmp", false },     /* no dot before the digits */
+		{ ".state.0123456789abcdeg.tmp", false },     /* not hex */
+		{ ".state.0123456789abcdef.tmpx", false },    /* another end */
+		{ ".state.0123456789abcdef.TMP", false },
+		{ ".state.0123456789abcdef", false },
+		{ ".tmp", false },
+		{ "", false },
+		{ "m.prom.tmp", false },
+		{ "state", false },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		if (fileio_is_temp_name(cases[i].name) != cases[i].temp)
+			fail_msg("'%s': want %s", cases[i].name, cases[i].temp ? "a temporary name" : "not one");
+	}
+}
+
+/* What a writer killed mid-write left is removed: regular files of the
+ * temporary names only. A link of that name is removed as a link (its target
+ * kept) or, here, left: only what an atomic write made is touched. */
+static void
+test_remove_temps(void **state)
+{
+	char secret[128], p[128], sub[128];
+	unsigned removed = 99;
+	int dfd;
+
+	(void)state;
+	/* The name a write tries is one the sweep knows: a FIFO planted there
+	 * makes the write take the next suffix. */
+	path_in(p, sizeof(p), ".a.0000000000005eed.tmp");
+	assert_int_equal(mkfifo(p, 0600), 0);
+	fake_random[0] = 0x5eed;
+	fake_random[1] = 0x5eee;
+	fake_random_n = 2;
+	alarm(10);
+	dfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	assert_true(dfd >= 0);
+	assert_int_equal(fileio_write_atomic_at(dfd, "a", "1\n", 2, 0600), 0);
+	alarm(0);
+	assert_int_equal(fake_random_next, 2);
+	fake_random_n = 0;
+	assert_true(fileio_is_temp_name(".a.0000000000005eed.tmp"));
+	assert_int_equal(unlink(p), 0);
+
+	put(".state.0123456789abcdef.tmp", "half a st", 0600);
+	put(".original.00000000000000aa.tmp", "6", 0600);
+	put("state", "whole\n", 0644);
+	put("keep.tmp", "theirs\n", 0600);
+	put("secret", "root only\n", 0600);
+	path_in(secret, sizeof(secret), "secret");
+	path_in(p, sizeof(p), ".lock.00000000000000bb.tmp");
+	assert_int_equal(symlink(secret, p), 0);
+	path_in(p, sizeof(p), ".yielded.00000000000000cc.tmp");
+	assert_int_equal(mkfifo(p, 0600), 0);
+	path_in(sub, sizeof(sub), ".written.00000000000000dd.tmp");
+	assert_int_equal(mkdir(sub, 0700), 0);
+	alarm(10); /* a FIFO opened would block */
+	assert_int_equal(fileio_remove_temps(dfd, &removed), 0);
+	alarm(0);
+	assert_int_equal(removed, 2);
+	assert_string_equal(content("state"), "whole\n");
+	assert_string_equal(content("keep.tmp"), "theirs\n");
+	assert_string_equal(content("secret"), "root only\n");
+	assert_true(S_ISLNK(mode_of(".lock.00000000000000bb.tmp")));
+	assert_true(S_ISFIFO(mode_of(".yielded.00000000000000cc.tmp")));
+	assert_true(S_ISDIR(mode_of(".written.00000000000000dd.tmp")));
+	assert_int_equal(entries(), 7); /* a, state, keep.tmp, secret, link, FIFO, directory */
+	/* Nothing left to remove: 0, none. */
+	assert_int_equal(fileio_remove_temps(dfd, &removed), 0);
+	assert_int_equal(removed, 0);
+	close(dfd);
+	/* A descriptor that is no directory: the error, nothing removed. */
+	path_in(p, sizeof(p), "state");
+	dfd = open(p, O_RDONLY | O_CLOEXEC);
+	assert_true(dfd >= 0);
+	assert_int_equal(fileio_remove_temps(dfd, &removed), -ENOTDIR);
+	assert_int_equal(removed, 0);
+	close(dfd);
+}
+
 int
 main(void)
 {
@@ -618,6 +716,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_check_private, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_write_atomic_at, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_remove, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_is_temp_name, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_remove_temps, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
